@@ -1,0 +1,76 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { healthSchema, startingSchema } from '@keystore/contract';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { catalogRoutes } from './modules/catalog/routes.ts';
+import { CatalogService, type CatalogOptions } from './modules/catalog/service.ts';
+import { registerErrorHandling } from './platform/errors.ts';
+import { registerWebApp } from './platform/web-app.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    catalog: CatalogService;
+    database: Database;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+  catalog?: Partial<CatalogOptions>;
+}
+
+/** Builds the whole server: infrastructure plugins, then each area's routes. Tests build it too. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    // Rebuilding the catalogue index must not be cut short by Fastify's plugin timeout on big catalogues.
+    pluginTimeout: 120_000,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'default-src': ["'self'"],
+        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'script-src': ["'self'"],
+        'connect-src': ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Keystore API', description: 'The storefront API for digital game keys', version: '1.0.0' },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  app.decorate('database', database);
+  const catalog = new CatalogService(database, config, app.log, { autoSync: true, ...options.catalog });
+  app.decorate('catalog', catalog);
+  app.addHook('onReady', () => catalog.start());
+  app.addHook('onClose', () => catalog.stop());
+
+  app.get(
+    '/api/health',
+    { schema: { tags: ['operations'], response: { 200: healthSchema, 503: startingSchema } } },
+    async (_request, reply) => (catalog.ready ? { status: 'ok' as const } : reply.code(503).send({ status: 'starting' as const })),
+  );
+  await app.register(catalogRoutes, { catalog });
+  await registerWebApp(app, config.webDist);
+  return app;
+}

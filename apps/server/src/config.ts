@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+  .transform((value) => ['1', 'true', 'yes', 'on'].includes(value));
+
+const environmentSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Keystore <no-reply@keystore.local>'),
+  SUPPORT_EMAIL: z.string().default('support@keystore.local'),
+  JWT_SECRET: z.string().min(32).optional(),
+  KEY_ENCRYPTION_KEY: z.string().regex(/^[0-9a-f]{64}$/i, 'KEY_ENCRYPTION_KEY must be 64 hex digits').optional(),
+  ADMIN_EMAIL: z.string().optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+  SUPPLIER: z.enum(['demo', 'kinguin']).default('demo'),
+  SUPPLIER_API_URL: z.url().default('https://gateway.kinguin.net/esa/api'),
+  SUPPLIER_API_KEY: z.string().optional(),
+  SUPPLIER_SYNC_CRON: z.string().default('0 */4 * * *'),
+  SUPPLIER_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  PRICE_MARKUP_PERCENT: z.coerce.number().min(0).max(1000).default(5),
+  PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  AI_CHAT_MODEL: z.string().default('gpt-4o-mini'),
+  AI_IMAGE_MODEL: z.string().default('gpt-image-1'),
+  TRUST_PROXY: flag.default(false),
+  WEB_DIST: z.string().optional(),
+});
+
+export type Environment = z.input<typeof environmentSchema>;
+
+export interface Config {
+  production: boolean;
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: string;
+  mail: { smtpUrl: string | undefined; from: string; supportEmail: string };
+  secrets: { jwt: string; keyEncryption: string };
+  admin: { email: string; password: string } | undefined;
+  supplier: {
+    name: 'demo' | 'kinguin';
+    apiUrl: string;
+    apiKey: string | undefined;
+    syncCron: string;
+    timeoutMs: number;
+    markupPercent: number;
+  };
+  payments: { provider: 'test' | 'stripe'; stripeSecretKey: string | undefined; stripeWebhookSecret: string | undefined };
+  ai: { apiKey: string | undefined; baseUrl: string | undefined; chatModel: string; imageModel: string };
+  trustProxy: boolean;
+  /** The built web app; the server serves it when the folder exists. */
+  webDist: string;
+}
+
+/** Reads and checks the environment once; a wrong value stops the start with a clear message. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  if (e.SUPPLIER === 'kinguin' && !e.SUPPLIER_API_KEY) {
+    throw new Error('Invalid configuration:\n  SUPPLIER_API_KEY is required when SUPPLIER=kinguin');
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    production: e.NODE_ENV === 'production',
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    dataDir,
+    databaseUrl: e.DATABASE_URL || undefined,
+    logLevel: e.LOG_LEVEL,
+    mail: { smtpUrl: e.SMTP_URL || undefined, from: e.MAIL_FROM, supportEmail: e.SUPPORT_EMAIL },
+    secrets: {
+      jwt: e.JWT_SECRET ?? generatedSecret(dataDir, 'jwt-secret', 48, 'base64url'),
+      keyEncryption: e.KEY_ENCRYPTION_KEY ?? generatedSecret(dataDir, 'key-encryption-key', 32, 'hex'),
+    },
+    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD } : undefined,
+    supplier: {
+      name: e.SUPPLIER,
+      apiUrl: e.SUPPLIER_API_URL.replace(/\/$/, ''),
+      apiKey: e.SUPPLIER_API_KEY,
+      syncCron: e.SUPPLIER_SYNC_CRON,
+      timeoutMs: e.SUPPLIER_TIMEOUT_MS,
+      markupPercent: e.PRICE_MARKUP_PERCENT,
+    },
+    payments: {
+      provider: e.PAYMENT_PROVIDER,
+      stripeSecretKey: e.STRIPE_SECRET_KEY,
+      stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    },
+    ai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, chatModel: e.AI_CHAT_MODEL, imageModel: e.AI_IMAGE_MODEL },
+    trustProxy: e.TRUST_PROXY,
+    webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+  };
+}
+
+/** A secret made once and kept in DATA_DIR, so tokens and encrypted keys survive a restart. */
+function generatedSecret(dataDir: string, name: string, bytes: number, encoding: 'hex' | 'base64url'): string {
+  const file = path.join(dataDir, 'secrets', name);
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const secret = randomBytes(bytes).toString(encoding);
+  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+  return secret;
+}

@@ -1,0 +1,88 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  errorSchema,
+  filtersFromQuery,
+  gameIdParamsSchema,
+  gameListAnswerSchema,
+  gameListItemSchema,
+  gameListQuerySchema,
+  gameSchema,
+  QUICK_SEARCH_LIMIT,
+  quickSearchHitSchema,
+  SEARCH_RESULTS_LIMIT,
+  searchQuerySchema,
+} from '@keystore/contract';
+import { coverSvg } from './cover-art.ts';
+import type { CatalogService } from './service.ts';
+
+/** The catalogue's HTTP surface (SPEC §7, DESIGN §4). */
+export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> = async (app, { catalog }) => {
+  app.get(
+    '/api/games',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Filtered, searched, sorted page of the catalogue with facet counts',
+        querystring: gameListQuerySchema,
+        response: { 200: gameListAnswerSchema, 400: errorSchema },
+      },
+    },
+    async (request) => {
+      const { search, sort, page, pageSize, ...rest } = request.query;
+      return catalog.list({ search, sort, page, pageSize, filters: filtersFromQuery(rest) });
+    },
+  );
+
+  app.get(
+    '/api/games/search',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Up to 50 games, best match first',
+        querystring: searchQuerySchema,
+        response: { 200: z.array(gameListItemSchema), 400: errorSchema },
+      },
+    },
+    async (request) => catalog.search(request.query.query, SEARCH_RESULTS_LIMIT),
+  );
+
+  app.get(
+    '/api/games/quick-search',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Up to 8 typo-tolerant prefix hits for the header search',
+        querystring: searchQuerySchema,
+        response: { 200: z.array(quickSearchHitSchema), 400: errorSchema },
+      },
+    },
+    async (request) => catalog.quickSearch(request.query.query, QUICK_SEARCH_LIMIT),
+  );
+
+  app.get(
+    '/api/games/:id',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'One game with its description and stock',
+        params: gameIdParamsSchema,
+        response: { 200: gameSchema, 404: errorSchema },
+      },
+    },
+    async (request) => catalog.game(request.params.id),
+  );
+
+  app.get(
+    '/media/covers/:file',
+    { schema: { hide: true, params: z.object({ file: z.string().regex(/^[a-z0-9]+\.svg$/) }) } },
+    async (request, reply) => {
+      const subject = catalog.coverSubject(request.params.file.slice(0, -'.svg'.length));
+      if (!subject) return reply.code(404).send({ error: 'Not found' });
+      return reply
+        .type('image/svg+xml; charset=utf-8')
+        .header('Cache-Control', 'public, max-age=86400')
+        .send(coverSvg(subject));
+    },
+  );
+};

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { Cron } from 'croner';
+import type { FastifyBaseLogger } from 'fastify';
+import { catalogMessages, centsToEuro, type Game, type GameListItem, type QuickSearchHit } from '@keystore/contract';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { NotFound } from '../../platform/errors.ts';
+import { coverUrl } from './cover-art.ts';
+import { CatalogIndex, type CatalogPage, type CatalogQuery } from './search/catalog-index.ts';
+import { countGames, findGame, loadIndexRows, type GameRow, type IndexRow } from './store.ts';
+import { DemoSupplier } from './supplier/demo.ts';
+import { KinguinSupplier } from './supplier/kinguin.ts';
+import type { Supplier } from './supplier/supplier.ts';
+import { CATALOG_CHANNEL, syncCatalog, type SyncOutcome } from './sync.ts';
+
+export interface CatalogOptions {
+  /** Sync at start when the catalogue is empty, then on the configured schedule. Tests sync by hand. */
+  autoSync: boolean;
+  /** Another supplier than the configured one (tests hand in one pointed at a fake). */
+  supplier?: Supplier;
+}
+
+/** The catalogue: reads from an in-memory index, writes through supplier syncs. */
+export class CatalogService {
+  private index = new CatalogIndex([]);
+  private readonly instanceId = randomUUID();
+  private readonly supplier: Supplier;
+  private cron: Cron | undefined;
+  private stopListening: (() => Promise<void>) | undefined;
+  private rebuilding: Promise<void> | undefined;
+  private rebuildAgain = false;
+  private syncing: Promise<SyncOutcome | undefined> | undefined;
+  private readonly database: Database;
+  private readonly config: Config;
+  private readonly log: FastifyBaseLogger;
+  private readonly options: CatalogOptions;
+  ready = false;
+
+  constructor(database: Database, config: Config, log: FastifyBaseLogger, options: CatalogOptions) {
+    this.database = database;
+    this.config = config;
+    this.log = log;
+    this.options = options;
+    this.supplier = options.supplier ?? supplierFromConfig(config);
+  }
+
+  /** Builds the index, listens for other instances' syncs, and starts the sync schedule. */
+  async start(): Promise<void> {
+    this.stopListening = await this.database.listen(CATALOG_CHANNEL, (payload) => {
+      if (payload !== this.instanceId) void this.rebuild();
+    });
+    await this.rebuild();
+    this.ready = true;
+    if (!this.options.autoSync) return;
+    this.cron = new Cron(this.config.supplier.syncCron, { protect: true, unref: true }, () => {
+      void this.syncNow();
+    });
+    if ((await countGames(this.database.db)) === 0) void this.syncNow();
+  }
+
+  async stop(): Promise<void> {
+    this.cron?.stop();
+    await this.syncing;
+    await this.rebuilding;
+    await this.stopListening?.();
+  }
+
+  /** Runs a supplier sync now (one at a time), then rebuilds this index and tells the other instances. */
+  syncNow(options: { full?: boolean } = {}): Promise<SyncOutcome | undefined> {
+    this.syncing ??= (async () => {
+      try {
+        const outcome = await syncCatalog(
+          { database: this.database, supplier: this.supplier, markupPercent: this.config.supplier.markupPercent, log: this.log },
+          options,
+        );
+        if (outcome && outcome.added + outcome.updated + outcome.deactivated > 0) {
+          await this.rebuild();
+          await this.database.notify(CATALOG_CHANNEL, this.instanceId);
+        }
+        return outcome;
+      } finally {
+        this.syncing = undefined;
+      }
+    })();
+    return this.syncing;
+  }
+
+  /** Reloads the index from the database; calls during a rebuild coalesce into one more. */
+  rebuild(): Promise<void> {
+    if (this.rebuilding) {
+      this.rebuildAgain = true;
+      return this.rebuilding;
+    }
+    this.rebuilding = (async () => {
+      try {
+        do {
+          this.rebuildAgain = false;
+          const started = performance.now();
+          const rows = await loadIndexRows(this.database.db);
+          this.index = new CatalogIndex(rows.map((row) => ({ item: toListItem(row), popularity: row.popularity, releasedAt: row.releasedAt.getTime() })));
+          this.log.info({ games: rows.length, ms: Math.round(performance.now() - started) }, 'catalogue index built');
+        } while (this.rebuildAgain);
+      } finally {
+        this.rebuilding = undefined;
+      }
+    })();
+    return this.rebuilding;
+  }
+
+  list(query: CatalogQuery): CatalogPage {
+    return this.index.query(query);
+  }
+
+  search(text: string, limit: number): GameListItem[] {
+    return this.index.search(text, limit);
+  }
+
+  quickSearch(text: string, limit: number): QuickSearchHit[] {
+    return this.index.quickSearch(text, limit);
+  }
+
+  /** The game with its full description, fresh from the database (stock changes between syncs). */
+  async game(id: string): Promise<Game> {
+    const row = await findGame(this.database.db, id);
+    if (!row) throw new NotFound(catalogMessages.gameNotFound);
+    return toGame(row);
+  }
+
+  /** What a generated cover needs, from the index. */
+  coverSubject(id: string): { title: string; platform: string; type: string } | undefined {
+    return this.index.get(id);
+  }
+
+  get size(): number {
+    return this.index.size;
+  }
+}
+
+function supplierFromConfig(config: Config): Supplier {
+  if (config.supplier.name === 'kinguin') {
+    return new KinguinSupplier({ apiUrl: config.supplier.apiUrl, apiKey: config.supplier.apiKey ?? '', timeoutMs: config.supplier.timeoutMs });
+  }
+  return new DemoSupplier();
+}
+
+function toListItem(row: IndexRow | GameRow): GameListItem {
+  return {
+    _id: row.id,
+    title: row.title,
+    image: row.image ?? coverUrl(row.id),
+    coverImage: row.coverImage ?? coverUrl(row.id),
+    platform: row.platform,
+    price: centsToEuro(row.priceCents),
+    originalPrice: row.originalPriceCents === null ? null : centsToEuro(row.originalPriceCents),
+    type: row.type,
+    genre: row.genres,
+    region: row.region,
+    languages: row.languages,
+    pegi: row.pegi,
+    // A product that left the feed is still listed, as out of stock.
+    stock: row.active ? row.stock : 0,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function toGame(row: GameRow): Game {
+  return {
+    ...toListItem(row),
+    description: row.description,
+    systemRequirements: row.systemRequirements ?? null,
+    releaseDate: row.releaseDate,
+  };
+}

@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { games, syncRuns } from '../../db/schema.ts';
+import { newId } from '../../platform/ids.ts';
+import type { SupplierProduct } from './supplier/supplier.ts';
+
+export type GameRow = typeof games.$inferSelect;
+
+/** Our price: the supplier's plus the markup, rounded to the cent. */
+export function priceWithMarkup(supplierCents: number, markupPercent: number): number {
+  return Math.round((supplierCents * (100 + markupPercent)) / 100);
+}
+
+/** Columns a sync rewrites when the feed says something new about a product. */
+const FEED_COLUMNS = [
+  'title', 'cover_image', 'image', 'platform', 'type', 'genres', 'region', 'languages', 'pegi', 'description',
+  'system_requirements', 'supplier_price_cents', 'price_cents', 'original_price_cents', 'stock', 'release_date',
+  'feed_hash', 'supplier_updated_at',
+] as const;
+
+/**
+ * Writes one page of a feed. New products are added; known ones are rewritten only when the feed
+ * says something different (or they had left the feed), so syncing the same feed twice changes nothing.
+ */
+export async function upsertProducts(
+  db: Db,
+  supplier: string,
+  products: readonly SupplierProduct[],
+  markupPercent: number,
+  now: Date,
+): Promise<{ added: number; updated: number; unchanged: number }> {
+  if (products.length === 0) return { added: 0, updated: 0, unchanged: 0 };
+  const rows = dedupe(products).map((product) => {
+    const priceCents = priceWithMarkup(product.priceCents, markupPercent);
+    return {
+      id: newId(),
+      supplier,
+      supplierProductId: product.productId,
+      title: product.title,
+      image: product.coverImage,
+      coverImage: product.coverImage,
+      platform: product.platform,
+      type: product.type,
+      genres: product.genres,
+      region: product.region,
+      languages: product.languages,
+      pegi: product.pegi,
+      description: product.description,
+      systemRequirements: product.systemRequirements,
+      supplierPriceCents: product.priceCents,
+      priceCents,
+      originalPriceCents: product.originalPriceCents,
+      stock: product.stock,
+      popularity: product.popularity,
+      releaseDate: product.releaseDate,
+      releasedAt: product.releaseDate ? new Date(`${product.releaseDate}T00:00:00Z`) : now,
+      active: true,
+      feedHash: feedHash(product, priceCents),
+      supplierUpdatedAt: product.updatedAt,
+      createdAt: now,
+      updatedAt: now,
+    };
+  });
+  const set: Record<string, unknown> = Object.fromEntries(FEED_COLUMNS.map((column) => [camel(column), sql.raw(`excluded.${column}`)]));
+  const written = await db
+    .insert(games)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [games.supplier, games.supplierProductId],
+      set: {
+        ...set,
+        active: true,
+        updatedAt: now,
+        // Our own sales raise popularity; a feed never lowers it.
+        popularity: sql`greatest(${games.popularity}, excluded.popularity)`,
+        releasedAt: sql`case when excluded.release_date is null then ${games.releasedAt} else excluded.released_at end`,
+      },
+      setWhere: sql`${games.feedHash} is distinct from excluded.feed_hash or not ${games.active}`,
+    })
+    .returning({ inserted: sql<boolean>`(xmax = 0)` });
+  const added = written.filter((row) => row.inserted).length;
+  return { added, updated: written.length - added, unchanged: rows.length - written.length };
+}
+
+/** After a full sync: products the feed no longer lists stay, out of stock, because orders refer to them. */
+export async function deactivateMissing(db: Db, supplier: string, seenProductIds: ReadonlySet<string>, now: Date): Promise<number> {
+  const listed = await db
+    .select({ productId: games.supplierProductId })
+    .from(games)
+    .where(and(eq(games.supplier, supplier), eq(games.active, true)));
+  const missing = listed.map((row) => row.productId).filter((productId) => !seenProductIds.has(productId));
+  for (let start = 0; start < missing.length; start += 1000) {
+    await db
+      .update(games)
+      .set({ active: false, updatedAt: now })
+      .where(and(eq(games.supplier, supplier), inArray(games.supplierProductId, missing.slice(start, start + 1000))));
+  }
+  return missing.length;
+}
+
+export async function countGames(db: Db): Promise<number> {
+  const [row] = await db.select({ value: count() }).from(games);
+  return row?.value ?? 0;
+}
+
+export async function findGame(db: Db, id: string): Promise<GameRow | undefined> {
+  const [row] = await db.select().from(games).where(eq(games.id, id));
+  return row;
+}
+
+/** Everything the in-memory index holds, without the long texts it never answers with. */
+export function loadIndexRows(db: Db) {
+  return db
+    .select({
+      id: games.id,
+      title: games.title,
+      image: games.image,
+      coverImage: games.coverImage,
+      platform: games.platform,
+      type: games.type,
+      genres: games.genres,
+      region: games.region,
+      languages: games.languages,
+      pegi: games.pegi,
+      priceCents: games.priceCents,
+      originalPriceCents: games.originalPriceCents,
+      stock: games.stock,
+      active: games.active,
+      popularity: games.popularity,
+      releasedAt: games.releasedAt,
+      createdAt: games.createdAt,
+    })
+    .from(games);
+}
+export type IndexRow = Awaited<ReturnType<typeof loadIndexRows>>[number];
+
+/** When the last sync that ended well started: the next incremental sync asks for changes since then. */
+export async function lastGoodSyncStart(db: Db, supplier: string): Promise<Date | undefined> {
+  const [row] = await db
+    .select({ startedAt: syncRuns.startedAt })
+    .from(syncRuns)
+    .where(and(eq(syncRuns.supplier, supplier), isNull(syncRuns.error), isNotNull(syncRuns.finishedAt)))
+    .orderBy(desc(syncRuns.startedAt))
+    .limit(1);
+  return row?.startedAt;
+}
+
+export async function startSyncRun(db: Db, run: { supplier: string; full: boolean; since: Date | null; startedAt: Date }): Promise<number> {
+  const [row] = await db.insert(syncRuns).values(run).returning({ id: syncRuns.id });
+  return row!.id;
+}
+
+export async function finishSyncRun(
+  db: Db,
+  id: number,
+  outcome: { added: number; updated: number; unchanged: number; skipped: number; deactivated: number; error: string | null },
+): Promise<void> {
+  await db.update(syncRuns).set({ ...outcome, finishedAt: new Date() }).where(eq(syncRuns.id, id));
+}
+
+export function listSyncRuns(db: Db, limit = 20) {
+  return db.select().from(syncRuns).orderBy(desc(syncRuns.id)).limit(limit);
+}
+
+function feedHash(product: SupplierProduct, priceCents: number): string {
+  const { updatedAt: _updatedAt, popularity: _popularity, ...content } = product;
+  return createHash('sha256').update(JSON.stringify({ ...content, priceCents })).digest('base64url');
+}
+
+/** A feed that lists a product twice in one page keeps the last entry (one row can't be upserted twice in one statement). */
+function dedupe(products: readonly SupplierProduct[]): SupplierProduct[] {
+  return [...new Map(products.map((product) => [product.productId, product])).values()];
+}
+
+function camel(column: string): string {
+  return column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import {
+  ALL_CATEGORIES,
+  DEFAULT_SORT,
+  FILTER_NAMES,
+  FILTERS,
+  MAX_PAGE_SIZE,
+  MAX_SEARCH_LENGTH,
+  PLATFORM_SLUGS,
+  SORTS,
+  STORE_PAGE_SIZE,
+  type FilterName,
+} from './constants.ts';
+import { catalogMessages } from './messages.ts';
+
+export const errorSchema = z.object({ error: z.string() }).meta({ id: 'Error' });
+export type ErrorAnswer = z.infer<typeof errorSchema>;
+
+export const systemRequirementsSchema = z
+  .object({
+    os: z.string(),
+    processor: z.string(),
+    memory: z.string(),
+    graphics: z.string(),
+    storage: z.string(),
+  })
+  .meta({ id: 'SystemRequirements' });
+export type SystemRequirements = z.infer<typeof systemRequirementsSchema>;
+
+/** A game as the catalogue lists it (cards, search results). Money in euro. */
+export const gameListItemSchema = z
+  .object({
+    _id: z.string(),
+    title: z.string(),
+    image: z.string(),
+    coverImage: z.string(),
+    platform: z.string(),
+    price: z.number(),
+    originalPrice: z.number().nullable(),
+    type: z.string(),
+    genre: z.array(z.string()),
+    region: z.string(),
+    languages: z.array(z.string()),
+    pegi: z.number(),
+    stock: z.number().int(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'GameListItem' });
+export type GameListItem = z.infer<typeof gameListItemSchema>;
+
+/** A game with everything the detail page shows. */
+export const gameSchema = gameListItemSchema
+  .extend({
+    description: z.string().nullable(),
+    systemRequirements: systemRequirementsSchema.nullable(),
+    releaseDate: z.string().nullable(),
+  })
+  .meta({ id: 'Game' });
+export type Game = z.infer<typeof gameSchema>;
+
+export const facetEntrySchema = z.object({ value: z.string(), count: z.number().int() });
+export type FacetEntry = z.infer<typeof facetEntrySchema>;
+export const facetsSchema = z
+  .object({
+    category: z.array(facetEntrySchema),
+    platform: z.array(facetEntrySchema),
+    genre: z.array(facetEntrySchema),
+    region: z.array(facetEntrySchema),
+    language: z.array(facetEntrySchema),
+  })
+  .meta({ id: 'Facets' });
+export type Facets = z.infer<typeof facetsSchema>;
+
+const searchText = z.string().trim().max(MAX_SEARCH_LENGTH, catalogMessages.searchTooLong);
+const commaList = z.string().max(2000).optional();
+
+export const gameListQuerySchema = z.object({
+  search: searchText.optional(),
+  sort: z.enum(SORTS, { error: catalogMessages.unknownSort }).default(DEFAULT_SORT),
+  page: z.coerce.number({ error: catalogMessages.invalidPage }).int(catalogMessages.invalidPage).min(1, catalogMessages.invalidPage).default(1),
+  pageSize: z.coerce
+    .number({ error: catalogMessages.invalidPageSize })
+    .int(catalogMessages.invalidPageSize)
+    .min(1, catalogMessages.invalidPageSize)
+    .default(STORE_PAGE_SIZE)
+    .transform((size) => Math.min(size, MAX_PAGE_SIZE)),
+  category: commaList,
+  platform: commaList,
+  genre: commaList,
+  region: commaList,
+  language: commaList,
+});
+export type GameListQuery = z.infer<typeof gameListQuerySchema>;
+
+export const gameListAnswerSchema = z
+  .object({
+    items: z.array(gameListItemSchema),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    facets: facetsSchema,
+  })
+  .meta({ id: 'GameList' });
+export type GameListAnswer = z.infer<typeof gameListAnswerSchema>;
+
+export const searchQuerySchema = z.object({
+  query: searchText.min(1, catalogMessages.queryRequired),
+});
+
+export const quickSearchHitSchema = z
+  .object({ _id: z.string(), title: z.string(), platform: z.string() })
+  .meta({ id: 'QuickSearchHit' });
+export type QuickSearchHit = z.infer<typeof quickSearchHitSchema>;
+
+export const gameIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+
+/** The selected values of each filter, in their canonical spelling. Absent: no restriction. */
+export type CatalogFilters = Partial<Record<FilterName, string[]>>;
+
+/**
+ * Turns one filter's comma list from the URL into canonical values.
+ * Known values are matched case-insensitively (platforms also by slug); unknown ones are kept
+ * as written, so they match nothing. Category "All" means no restriction.
+ */
+export function parseFilterList(name: FilterName, raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const known: readonly string[] = FILTERS[name];
+  const values: string[] = [];
+  for (const part of raw.split(',')) {
+    const text = part.trim();
+    if (!text) continue;
+    if (name === 'category' && text.toLowerCase() === ALL_CATEGORIES.toLowerCase()) return undefined;
+    const canonical =
+      known.find((value) => value.toLowerCase() === text.toLowerCase()) ??
+      (name === 'platform' ? PLATFORM_SLUGS[text.toLowerCase()] : undefined) ??
+      text;
+    if (!values.includes(canonical)) values.push(canonical);
+  }
+  return values.length > 0 ? values : undefined;
+}
+
+/** All five filters of a list query, canonicalised. */
+export function filtersFromQuery(query: Partial<Record<FilterName, string | undefined>>): CatalogFilters {
+  const filters: CatalogFilters = {};
+  for (const name of FILTER_NAMES) {
+    const values = parseFilterList(name, query[name]);
+    if (values) filters[name] = values;
+  }
+  return filters;
+}
+
+/** Formats a euro amount held in cents as the number the API answers with. */
+export function centsToEuro(cents: number): number {
+  return Math.round(cents) / 100;
+}

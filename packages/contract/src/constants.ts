@@ -1,0 +1,96 @@
+/**
+ * Business constants shared by the server and the web app (SPEC.md §9, DESIGN.md §4).
+ * Both sides import them from here; nobody re-declares them.
+ */
+
+export const STORE_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+export const MAX_SEARCH_LENGTH = 200;
+export const SEARCH_RESULTS_LIMIT = 50;
+export const QUICK_SEARCH_LIMIT = 8;
+export const SEARCH_DEBOUNCE_MS = 300;
+export const PAGINATION_COLLAPSE_ABOVE = 5;
+export const TOP_SALES_COUNT = 10;
+
+/** Product types ("Category" in the store's filter). Books and Merchandise are named by the filter list too. */
+export const CATEGORIES = ['Games', 'DLC', 'Gift Cards', 'Books', 'Merchandise'] as const;
+export type Category = (typeof CATEGORIES)[number];
+/** The filter's "All" entry: no category restriction. */
+export const ALL_CATEGORIES = 'All';
+
+export const PLATFORMS = [
+  'PC',
+  'Xbox One',
+  'Xbox Series X',
+  'Xbox Series S',
+  'Xbox 360',
+  'PS4',
+  'PS5',
+  'PS3',
+  'Nintendo Switch',
+  'Nintendo Wii',
+  'Nintendo 3DS',
+  'Origin',
+  'Steam',
+  'GOG',
+] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+/** URL slugs of SPEC §3, plus `steam`, which the slug list leaves out. */
+export const PLATFORM_SLUGS: Record<string, Platform> = {
+  pc: 'PC',
+  'xbox-one': 'Xbox One',
+  'xbox-series-x': 'Xbox Series X',
+  'xbox-series-s': 'Xbox Series S',
+  'xbox-360': 'Xbox 360',
+  ps4: 'PS4',
+  ps5: 'PS5',
+  ps3: 'PS3',
+  'nintendo-switch': 'Nintendo Switch',
+  'nintendo-wii': 'Nintendo Wii',
+  'nintendo-3ds': 'Nintendo 3DS',
+  origin: 'Origin',
+  steam: 'Steam',
+  gog: 'GOG',
+};
+
+/** The store's platform tabs and the platforms each groups (SPEC §2, Store). */
+export const PLATFORM_GROUPS: ReadonlyArray<{ label: string; platforms: readonly Platform[] }> = [
+  { label: 'PC', platforms: ['PC', 'Origin', 'Steam', 'GOG'] },
+  { label: 'XBOX', platforms: ['Xbox One', 'Xbox Series X', 'Xbox Series S', 'Xbox 360'] },
+  { label: 'PSN', platforms: ['PS4', 'PS5', 'PS3'] },
+  { label: 'Nintendo', platforms: ['Nintendo Switch', 'Nintendo Wii', 'Nintendo 3DS'] },
+];
+
+export const GENRES = ['Action', 'RPG', 'Strategy', 'Sports', 'Adventure'] as const;
+export type Genre = (typeof GENRES)[number];
+
+export const REGIONS = ['Europe', 'US', 'Asia', 'Global'] as const;
+export type Region = (typeof REGIONS)[number];
+export const DEFAULT_REGION: Region = 'Global';
+
+export const LANGUAGES = ['English', 'Spanish', 'French', 'German', 'Japanese'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const PEGI_RATINGS = [3, 7, 12, 16, 18] as const;
+
+export const SORTS = ['popularity', 'price-asc', 'price-desc', 'newest'] as const;
+export type Sort = (typeof SORTS)[number];
+export const DEFAULT_SORT: Sort = 'popularity';
+export const SORT_LABELS: Record<Sort, string> = {
+  popularity: 'By popularity',
+  'price-asc': 'By price (from low to high)',
+  'price-desc': 'By price (from high to low)',
+  newest: 'Newest',
+};
+
+/** The five catalogue filters, their query parameter names and their known values, in display order. */
+export const FILTERS = {
+  category: CATEGORIES,
+  platform: PLATFORMS,
+  genre: GENRES,
+  region: REGIONS,
+  language: LANGUAGES,
+} as const;
+export type FilterName = keyof typeof FILTERS;
+export const FILTER_NAMES = Object.keys(FILTERS) as FilterName[];

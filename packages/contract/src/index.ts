@@ -1,0 +1,5 @@
+// The contract's public surface: every schema, rule, message and constant both apps share.
+export * from './constants.ts';
+export * from './messages.ts';
+export * from './catalog.ts';
+export * from './health.ts';
