@@ -104,7 +104,7 @@ export const gameListAnswerSchema = z
 export type GameListAnswer = z.infer<typeof gameListAnswerSchema>;
 
 export const searchQuerySchema = z.object({
-  query: searchText.min(1, catalogMessages.queryRequired),
+  query: z.string({ error: catalogMessages.queryRequired }).trim().min(1, catalogMessages.queryRequired).max(MAX_SEARCH_LENGTH, catalogMessages.searchTooLong),
 });
 
 export const quickSearchHitSchema = z

@@ -1,15 +1,18 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+import type pg from 'pg';
+import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** Runs raw SQL and answers its rows; both drivers answer `{ rows }`. */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
 
 /** Advisory lock keys: one per job that must run once per cluster. */
 export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002 } as const;
@@ -39,7 +42,7 @@ export interface DatabaseOptions {
 
 /** Opens the database and applies the committed migrations under an advisory lock. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const database = options.url ? openPostgres(options.url, options.onError) : await openPglite(options.dataDir);
+  const database = options.url ? await openPostgres(options.url, options.onError) : await openPglite(options.dataDir);
   await database.withAdvisoryLock(LOCKS.migrate, () => database.migrate(), true);
   return database;
 }
@@ -49,11 +52,29 @@ type OpenDatabase = Database & {
   withAdvisoryLock<T>(key: number, fn: () => Promise<T>, wait?: boolean): Promise<{ ran: true; value: T } | { ran: false }>;
 };
 
+/**
+ * PGlite's own start parameters, with a smaller buffer cache: the store reads the catalogue from
+ * its in-memory index, so 128 MB of shared buffers would only add to the process's memory.
+ */
+const PGLITE_START_PARAMS = [
+  '--single', '-F', '-O', '-j',
+  '-c', 'search_path=public', '-c', 'exit_on_error=false', '-c', 'log_checkpoints=false',
+  '-c', 'max_worker_processes=0', '-c', 'max_parallel_workers=0', '-c', 'max_parallel_workers_per_gather=0',
+  '-c', 'io_method=sync', '-c', 'max_parallel_maintenance_workers=0',
+  '-c', 'shared_buffers=16MB', '-c', 'work_mem=4MB',
+];
+
+// Each driver is loaded only when used: a store on PostgreSQL never loads the embedded database.
 async function openPglite(dataDir: string | undefined): Promise<OpenDatabase> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
+  const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(path.join(dataDir, 'pglite')) : new PGlite();
+  const client = new PGlite(dataDir ? path.join(dataDir, 'pglite') : undefined, { startParams: PGLITE_START_PARAMS });
   await client.waitReady;
   const db = drizzlePglite({ client, schema }) as unknown as Db;
+  // Session locks are re-entrant and every caller shares PGlite's one session, so held keys are also tracked here.
+  const held = new Set<number>();
   return {
     db,
     kind: 'pglite',
@@ -67,10 +88,18 @@ async function openPglite(dataDir: string | undefined): Promise<OpenDatabase> {
     },
     // One process owns an embedded database, so a lock only has to order the jobs of this process.
     async withAdvisoryLock(key, fn, wait: boolean = false) {
-      if (!(await acquireLock((text, values) => client.query(text, values), key, wait))) return { ran: false };
+      if (held.has(key) && !wait) return { ran: false };
+      held.add(key);
+      try {
+        await acquireLock((text, values) => client.query(text, values), key, true);
+      } catch (error) {
+        held.delete(key);
+        throw error;
+      }
       try {
         return { ran: true, value: await fn() };
       } finally {
+        held.delete(key);
         await client.query('select pg_advisory_unlock($1)', [key]);
       }
     },
@@ -78,7 +107,10 @@ async function openPglite(dataDir: string | undefined): Promise<OpenDatabase> {
   };
 }
 
-function openPostgres(url: string, onError?: (error: unknown) => void): OpenDatabase {
+async function openPostgres(url: string, onError?: (error: unknown) => void): Promise<OpenDatabase> {
+  const { default: pg } = await import('pg');
+  const { drizzle: drizzlePg } = await import('drizzle-orm/node-postgres');
+  const { migrate: migratePg } = await import('drizzle-orm/node-postgres/migrator');
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   pool.on('error', (error) => onError?.(error));
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;

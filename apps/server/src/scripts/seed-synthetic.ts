@@ -1,9 +1,11 @@
 // Fills the configured database (DATA_DIR or DATABASE_URL) with a deterministic synthetic catalogue:
 //   npm run seed:synthetic -- 70000
-import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
-import { upsertProducts } from '../modules/catalog/store.ts';
-import { SYNTHETIC_SUPPLIER, syntheticProducts } from '../modules/catalog/synthetic.ts';
+import '../platform/drizzle-as-commonjs.ts';
+
+const { loadConfig } = await import('../config.ts');
+const { openDatabase } = await import('../db/client.ts');
+const { upsertProducts } = await import('../modules/catalog/store.ts');
+const { SYNTHETIC_SUPPLIER, syntheticProducts } = await import('../modules/catalog/synthetic.ts');
 
 const count = Number(process.argv[2] ?? 70_000);
 if (!Number.isInteger(count) || count < 1) {

@@ -14,8 +14,10 @@ export function coverSvg(game: { title: string; platform: string; type: string }
   const hue = Math.round((digest[0]! / 255) * 360);
   const hue2 = (hue + 40 + Math.round((digest[1]! / 255) * 80)) % 360;
   const angle = digest[2]! % 2 === 0 ? 'x2="1" y2="1"' : 'x2="0" y2="1"';
-  const lines = wrap(game.title, 16).slice(0, 4);
-  const fontSize = lines.length > 3 ? 34 : 40;
+  const lines = wrap(game.title, 14).slice(0, 4);
+  // Bold Verdana is about 0.68 em per character: the longest line must fit the 336 px text column.
+  const longest = Math.max(...lines.map((line) => line.length));
+  const fontSize = Math.min(lines.length > 3 ? 34 : 40, Math.floor(336 / (longest * 0.68)));
   const top = 300 - (lines.length * fontSize * 1.15) / 2 + fontSize * 0.8;
   const text = lines
     .map((line, index) => `<text x="32" y="${Math.round(top + index * fontSize * 1.15)}" font-size="${fontSize}">${escapeXml(line)}</text>`)

@@ -13,6 +13,7 @@ import {
   SEARCH_RESULTS_LIMIT,
   searchQuerySchema,
 } from '@keystore/contract';
+import { sendPreparedJson } from '../../platform/prepared-json.ts';
 import { coverSvg } from './cover-art.ts';
 import type { CatalogService } from './service.ts';
 
@@ -28,9 +29,10 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
         response: { 200: gameListAnswerSchema, 400: errorSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { search, sort, page, pageSize, ...rest } = request.query;
-      return catalog.list({ search, sort, page, pageSize, filters: filtersFromQuery(rest) });
+      // Sent as prepared JSON: each game's answer is serialised once, when the index is built.
+      return sendPreparedJson(reply, catalog.listJson({ search, sort, page, pageSize, filters: filtersFromQuery(rest) }));
     },
   );
 
@@ -44,7 +46,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
         response: { 200: z.array(gameListItemSchema), 400: errorSchema },
       },
     },
-    async (request) => catalog.search(request.query.query, SEARCH_RESULTS_LIMIT),
+    async (request, reply) => sendPreparedJson(reply, catalog.searchJson(request.query.query, SEARCH_RESULTS_LIMIT)),
   );
 
   app.get(

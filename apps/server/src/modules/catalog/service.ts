@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
-import { catalogMessages, centsToEuro, type Game, type GameListItem, type QuickSearchHit } from '@keystore/contract';
+import { catalogMessages, centsToEuro, type Game, type GameListAnswer, type GameListItem, type QuickSearchHit } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
 import { coverUrl } from './cover-art.ts';
-import { CatalogIndex, type CatalogPage, type CatalogQuery } from './search/catalog-index.ts';
+import { CatalogIndex, type CatalogQuery } from './search/catalog-index.ts';
 import { countGames, findGame, loadIndexRows, type GameRow, type IndexRow } from './store.ts';
 import { DemoSupplier } from './supplier/demo.ts';
 import { KinguinSupplier } from './supplier/kinguin.ts';
@@ -97,7 +97,7 @@ export class CatalogService {
           this.rebuildAgain = false;
           const started = performance.now();
           const rows = await loadIndexRows(this.database.db);
-          this.index = new CatalogIndex(rows.map((row) => ({ item: toListItem(row), popularity: row.popularity, releasedAt: row.releasedAt.getTime() })));
+          this.index = new CatalogIndex(rows.map((row) => ({ item: toListItem(row), popularity: row.popularity, releasedAt: row.releasedAt })));
           this.log.info({ games: rows.length, ms: Math.round(performance.now() - started) }, 'catalogue index built');
         } while (this.rebuildAgain);
       } finally {
@@ -107,12 +107,20 @@ export class CatalogService {
     return this.rebuilding;
   }
 
-  list(query: CatalogQuery): CatalogPage {
-    return this.index.query(query);
+  /** A page of the catalogue as the JSON the API answers, built from each game's serialised answer. */
+  listJson(query: CatalogQuery): string {
+    const page = this.index.query(query);
+    const items = page.docs.map((doc) => this.index.itemJson(doc)).join(',');
+    return `{"items":[${items}],"total":${page.total},"page":${page.page},"pageSize":${page.pageSize},"facets":${page.facetsJson}}`;
   }
 
-  search(text: string, limit: number): GameListItem[] {
-    return this.index.search(text, limit);
+  list(query: CatalogQuery): GameListAnswer {
+    return JSON.parse(this.listJson(query)) as GameListAnswer;
+  }
+
+  /** Up to `limit` games for a search, best match first, as JSON. */
+  searchJson(text: string, limit: number): string {
+    return `[${this.index.search(text, limit).map((doc) => this.index.itemJson(doc)).join(',')}]`;
   }
 
   quickSearch(text: string, limit: number): QuickSearchHit[] {
@@ -159,7 +167,7 @@ function toListItem(row: IndexRow | GameRow): GameListItem {
     pegi: row.pegi,
     // A product that left the feed is still listed, as out of stock.
     stock: row.active ? row.stock : 0,
-    createdAt: row.createdAt.toISOString(),
+    createdAt: typeof row.createdAt === 'string' ? row.createdAt : row.createdAt.toISOString(),
   };
 }
 

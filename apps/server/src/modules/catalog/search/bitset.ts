@@ -84,8 +84,10 @@ export function intersectAll(sets: ReadonlyArray<Bitset | undefined>): Bitset | 
   return result;
 }
 
+/** Bits set in each 16-bit number: two table look-ups count a word. */
+const BITS = new Uint8Array(65536);
+for (let i = 1; i < 65536; i += 1) BITS[i] = (i & 1) + BITS[i >>> 1]!;
+
 function popcount(value: number): number {
-  let v = value - ((value >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  return BITS[value & 0xffff]! + BITS[value >>> 16]!;
 }

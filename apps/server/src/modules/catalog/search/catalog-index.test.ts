@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILTER_NAMES, FILTERS, SORTS, type FilterName, type GameListAnswer } from '@keystore/contract';
+import { queryRows } from '../../../db/client.ts';
 import { buildTestApp, type TestApp } from '../../../test/helper.ts';
 import { upsertProducts } from '../store.ts';
 import { syntheticProducts } from '../synthetic.ts';
@@ -69,21 +70,21 @@ describe('catalogue index against SQL', () => {
     const filterConditions = (except?: FilterName): SQL[] =>
       FILTER_NAMES.filter((name) => name !== except && query.filters[name]).map((name) => filterCondition(name, query.filters[name]!));
     const all = [...search, ...filterConditions()];
-    const rows = await db.execute<{ id: string }>(
+    const rows = await queryRows<{ id: string }>(db, 
       sql`select id from games ${where(all)} order by ${sql.raw(ORDER[query.sort])}, id collate "C" limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
     );
-    const total = await db.execute<{ n: number }>(sql`select count(*)::int as n from games ${where(all)}`);
+    const total = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from games ${where(all)}`);
     const facets = {} as GameListAnswer['facets'];
     for (const name of FILTER_NAMES) {
       facets[name] = [];
       for (const value of FILTERS[name]) {
-        const counted = await db.execute<{ n: number }>(
+        const counted = await queryRows<{ n: number }>(db, 
           sql`select count(*)::int as n from games ${where([...search, ...filterConditions(name), filterCondition(name, [value])])}`,
         );
-        facets[name].push({ value, count: Number(counted.rows[0]!.n) });
+        facets[name].push({ value, count: Number(counted[0]!.n) });
       }
     }
-    return { ids: rows.rows.map((row) => row.id), total: Number(total.rows[0]!.n), page: query.page, pageSize: query.pageSize, facets };
+    return { ids: rows.map((row) => row.id), total: Number(total[0]!.n), page: query.page, pageSize: query.pageSize, facets };
   }
 
   const wordArb = fc.constantFrom(...'shadow iron legends kingdom edition gift card 2 3 ne ro dlc pack the of : -'.split(' '));
@@ -116,8 +117,8 @@ describe('catalogue index against SQL', () => {
         // A text no title contains switches the store to typo-tolerant matching, which SQL's LIKE can't express.
         const anyTitle = searchCondition(query.search);
         if (anyTitle.length) {
-          const hits = await t.database.db.execute<{ n: number }>(sql`select count(*)::int as n from games ${where(anyTitle)}`);
-          fc.pre(Number(hits.rows[0]!.n) > 0);
+          const hits = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from games ${where(anyTitle)}`);
+          fc.pre(Number(hits[0]!.n) > 0);
         }
         const params = new URLSearchParams({ sort: query.sort, page: String(query.page), pageSize: String(query.pageSize) });
         if (query.search !== undefined) params.set('search', query.search);

@@ -13,7 +13,7 @@ import { Bitset } from './bitset.ts';
 export class TextSearch {
   private readonly size: number;
   private readonly titles: string[];
-  private readonly trigrams = new Map<string, Uint32Array>();
+  private readonly trigrams = new Map<number, Uint32Array>();
   private readonly vocabulary: string[];
   private readonly postings: Uint32Array[];
   private readonly trie: TrieNode;
@@ -22,11 +22,11 @@ export class TextSearch {
     this.size = titles.length;
     this.titles = titles.map((title) => title.toLowerCase());
 
-    const trigramDocs = new Map<string, number[]>();
+    const trigramDocs = new Map<number, number[]>();
     const wordDocs = new Map<string, number[]>();
     this.titles.forEach((title, doc) => {
-      for (const gram of new Set(trigramsOf(title))) push(trigramDocs, gram, doc);
-      for (const word of new Set(wordsOf(title))) push(wordDocs, word, doc);
+      for (const gram of trigramsOf(title)) push(trigramDocs, gram, doc);
+      for (const word of wordsOf(title)) push(wordDocs, word, doc);
     });
     for (const [gram, docs] of trigramDocs) this.trigrams.set(gram, Uint32Array.from(docs));
 
@@ -40,12 +40,15 @@ export class TextSearch {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
     const result = new Bitset(this.size);
     if (words.length === 0) return Bitset.full(this.size);
+    // Candidates: titles holding the rarest trigram of each word (a sorted-list intersection).
     let candidates: Uint32Array | undefined;
     for (const word of words) {
+      let rarest: Uint32Array | undefined;
       for (const gram of trigramsOf(word)) {
-        const docs = this.trigrams.get(gram) ?? new Uint32Array(0);
-        if (!candidates || docs.length < candidates.length) candidates = docs;
+        const docs = this.trigrams.get(gram) ?? EMPTY;
+        if (!rarest || docs.length < rarest.length) rarest = docs;
       }
+      if (rarest) candidates = candidates ? intersectSorted(candidates, rarest) : rarest;
     }
     const matches = (doc: number): boolean => words.every((word) => this.titles[doc]!.includes(word));
     if (candidates) {
@@ -153,14 +156,34 @@ export function wordsOf(text: string): string[] {
     .filter(Boolean);
 }
 
-function trigramsOf(text: string): string[] {
-  const grams: string[] = [];
-  for (let i = 0; i + 3 <= text.length; i += 1) grams.push(text.slice(i, i + 3));
+const EMPTY = new Uint32Array(0);
+
+/** Trigrams as numbers (three UTF-16 units), which a Map looks up faster than strings. */
+function trigramsOf(text: string): number[] {
+  const grams: number[] = [];
+  for (let i = 0; i + 3 <= text.length; i += 1) {
+    grams.push(text.charCodeAt(i) * 4294967296 + text.charCodeAt(i + 1) * 65536 + text.charCodeAt(i + 2));
+  }
   return grams;
 }
 
-function push(map: Map<string, number[]>, key: string, doc: number): void {
+function intersectSorted(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i]! < b[j]!) i += 1;
+    else if (a[i]! > b[j]!) j += 1;
+    else {
+      out.push(a[i]!);
+      i += 1;
+      j += 1;
+    }
+  }
+  return Uint32Array.from(out);
+}
+
+/** Documents arrive in order, so a repeat within one title is always the last entry. */
+function push<K>(map: Map<K, number[]>, key: K, doc: number): void {
   const list = map.get(key);
-  if (list) list.push(doc);
-  else map.set(key, [doc]);
+  if (!list) map.set(key, [doc]);
+  else if (list[list.length - 1] !== doc) list.push(doc);
 }

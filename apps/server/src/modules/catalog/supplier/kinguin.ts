@@ -37,6 +37,7 @@ type KinguinProduct = z.infer<typeof productSchema>;
 
 const pageSchema = z.object({ results: z.array(z.unknown()), item_count: z.number().int().min(0) });
 const orderSchema = z.object({ orderId: z.string().min(1) });
+const orderSearchSchema = z.object({ results: z.array(orderSchema) });
 const keysSchema = z.array(
   z.object({ serial: z.string(), type: z.string().nullish(), name: z.string().nullish(), productId: z.string() }),
 );
@@ -68,7 +69,18 @@ export class KinguinSupplier implements Supplier {
       products: lines.map((line) => ({ productId: line.productId, qty: line.quantity, price: line.priceCents / 100 })),
       orderExternalId,
     };
-    const answer = orderSchema.safeParse(await this.request('POST', '/v2/order', body));
+    let placed: unknown;
+    try {
+      placed = await this.request('POST', '/v2/order', body);
+    } catch (error) {
+      // Kinguin refuses a second order with the same orderExternalId: the first one is ours.
+      if (!(error instanceof SupplierError) || error.status !== 409) throw error;
+      const found = orderSearchSchema.safeParse(await this.request('GET', `/v2/order?${new URLSearchParams({ orderExternalId })}`));
+      const existing = found.success ? found.data.results[0] : undefined;
+      if (!existing) throw error;
+      return { orderId: existing.orderId };
+    }
+    const answer = orderSchema.safeParse(placed);
     if (!answer.success) throw new SupplierError('Kinguin answered an order of an unexpected shape', { retryable: false });
     return { orderId: answer.data.orderId };
   }

@@ -1,0 +1,26 @@
+import { Link } from 'react-router';
+import type { GameListItem } from '@keystore/contract';
+import { formatEuro } from '../lib/money.ts';
+import styles from './game-card.module.css';
+
+/** A product tile: cover, type, platform, price and title; the whole card opens the game page. */
+export function GameCard({ game }: { game: GameListItem }) {
+  const onSale = game.originalPrice !== null && game.originalPrice > game.price;
+  return (
+    <article className={styles.card}>
+      <Link to={`/game/${game._id}`} className={styles.link}>
+        <img className={styles.image} src={game.image} alt="" loading="lazy" width={400} height={600} />
+        <div className={styles.meta}>
+          <span className={styles.type}>{game.type}</span>
+          <span className={styles.platform}>{game.platform}</span>
+        </div>
+        <div className={styles.price}>
+          {formatEuro(game.price)}
+          {onSale && <s className={styles.original}>{formatEuro(game.originalPrice!)}</s>}
+        </div>
+        <h3 className={styles.title}>{game.title}</h3>
+        {game.stock === 0 && <span className={styles.out}>Out of stock</span>}
+      </Link>
+    </article>
+  );
+}

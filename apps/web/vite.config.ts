@@ -1,0 +1,11 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    // `npm run dev -w @keystore/web` proxies the API to a server started with `npm start`.
+    proxy: { '/api': 'http://127.0.0.1:3000', '/media': 'http://127.0.0.1:3000' },
+  },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+});

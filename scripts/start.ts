@@ -1,0 +1,24 @@
+// `npm start`: builds the web app when its build is missing or older than its sources, then serves
+// the API and the built web app from one process.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.join(import.meta.dirname, '..');
+const built = path.join(root, 'apps/web/dist/index.html');
+const sources = ['apps/web/src', 'apps/web/public', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/contract/src'].map((entry) => path.join(root, entry));
+
+function newestChange(entry: string): number {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(entry).map((name) => newestChange(path.join(entry, name))));
+}
+
+const stale = !existsSync(built) || statSync(built).mtimeMs < Math.max(...sources.map(newestChange));
+if (stale) {
+  console.log('Building the web app…');
+  const build = spawnSync('npm', ['run', 'build', '-w', '@keystore/web'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+await import('../apps/server/src/main.ts');
