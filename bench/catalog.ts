@@ -78,7 +78,7 @@ async function measure(pathAndQuery: string, seconds: number): Promise<{ rps: nu
 async function benchmark(label: string, env: Record<string, string>): Promise<void> {
   console.log(`\n== ${label} ==`);
   const { server, seconds } = await startServer(env);
-  const total = (await (await fetch(`http://127.0.0.1:${PORT}/api/games?pageSize=1`)).json()).total;
+  const { total } = (await (await fetch(`http://127.0.0.1:${PORT}/api/games?pageSize=1`)).json()) as { total: number };
   // Warm up the JIT on every call before measuring.
   for (const call of calls) await measure(call.path, 1);
   const measured: Measured[] = [];

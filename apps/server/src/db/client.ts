@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
