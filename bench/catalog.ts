@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { serverNodeFlags } from '../scripts/server-process.ts';
 
 const root = path.join(import.meta.dirname, '..');
 const COUNT = Number(process.env.BENCH_TITLES ?? 70_000);
@@ -42,7 +43,7 @@ function seed(env: Record<string, string>): void {
 
 async function startServer(env: Record<string, string>): Promise<{ server: ChildProcess; seconds: number }> {
   const started = performance.now();
-  const server = spawn(process.execPath, ['--max-semi-space-size=16', path.join(root, 'apps/server/src/main.ts')], {
+  const server = spawn(process.execPath, [...serverNodeFlags({ ...process.env, ...env }), path.join(root, 'apps/server/src/main.ts')], {
     env: { ...process.env, ...env, PORT: String(PORT), LOG_LEVEL: 'warn', NODE_ENV: 'production' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { serverNodeFlags } from '../scripts/server-process.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,7 +32,7 @@ export async function setup(project: TestProject): Promise<void> {
   const port = await freePort();
   dataDir = mkdtempSync(path.join(tmpdir(), 'keystore-e2e-'));
   const baseUrl = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ['--max-semi-space-size=16', path.join(import.meta.dirname, '../apps/server/src/main.ts')], {
+  server = spawn(process.execPath, [...serverNodeFlags({}), path.join(import.meta.dirname, '../apps/server/src/main.ts')], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -1,8 +1,9 @@
-// `npm start`: builds the web app when its build is missing or older than its sources, then serves
-// the API and the built web app from one process.
-import { spawnSync } from 'node:child_process';
+// `npm start`: builds the web app when its build is missing or older than its sources, then runs
+// the server (API and built web app, one process) with its Node flags.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { serverNodeFlags } from './server-process.ts';
 
 const root = path.join(import.meta.dirname, '..');
 const built = path.join(root, 'apps/web/dist/index.html');
@@ -21,4 +22,7 @@ if (stale) {
   const build = spawnSync('npm', ['run', 'build', '-w', '@keystore/web'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-await import('../apps/server/src/main.ts');
+
+const server = spawn(process.execPath, [...serverNodeFlags(), path.join(root, 'apps/server/src/main.ts')], { stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

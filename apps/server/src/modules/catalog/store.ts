@@ -112,38 +112,58 @@ export async function findGame(db: Db, id: string): Promise<GameRow | undefined>
 const INDEX_BATCH = 10_000;
 
 /**
- * Everything the in-memory index holds, without the long texts it never answers with. Read in
- * batches by id, each batch as one JSON text: parsing one JSON document is far faster than
- * decoding 10,000 rows with arrays and timestamps, on the embedded database most of all.
+ * Everything the in-memory index holds, without the long texts it never answers with, as JSON
+ * texts of row tuples. Read in batches by id, each batch as one JSON document: parsing one JSON text
+ * is far faster than decoding 10,000 rows with arrays and timestamps, on the embedded database most of all.
  */
-export async function loadIndexRows(db: Db): Promise<IndexRow[]> {
-  const rows: IndexRow[] = [];
+export async function loadIndexBatches(db: Db): Promise<string[]> {
+  const batches: string[] = [];
   for (let after = ''; ; ) {
-    const [answer] = await queryRows<{ batch: string }>(
+    const [answer] = await queryRows<{ batch: string; size: number; last: string | null }>(
       db,
       sql`select coalesce(json_agg(json_build_array(
             id, title, image, cover_image, platform, type, genres, region, languages, pegi, price_cents,
             original_price_cents, stock, active, popularity,
             (extract(epoch from released_at) * 1000)::float8,
-            to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-          ) order by id)::text, '[]') as batch
-          from (select * from games where id > ${after} order by id limit ${INDEX_BATCH}) page`,
+            (extract(epoch from created_at) * 1000)::float8
+          ) order by id)::text, '[]') as batch, count(*)::int as size, max(id) as last
+          from (
+            select id, title, image, cover_image, platform, type, genres, region, languages, pegi, price_cents,
+                   original_price_cents, stock, active, popularity, released_at, created_at
+            from games where id > ${after} order by id limit ${INDEX_BATCH}
+          ) page`,
     );
-    const batch = JSON.parse(answer!.batch) as IndexRowTuple[];
-    for (const t of batch) {
-      rows.push({
-        id: t[0], title: t[1], image: t[2], coverImage: t[3], platform: t[4], type: t[5], genres: t[6], region: t[7],
-        languages: t[8], pegi: t[9], priceCents: t[10], originalPriceCents: t[11], stock: t[12], active: t[13],
-        popularity: t[14], releasedAt: t[15], createdAt: t[16],
-      });
-    }
-    if (batch.length < INDEX_BATCH) return rows;
-    after = batch[batch.length - 1]![0];
+    if (answer!.size > 0) batches.push(answer!.batch);
+    if (answer!.size < INDEX_BATCH || !answer!.last) return batches;
+    after = answer!.last;
   }
 }
+
+/** The rows of one JSON batch. */
+export function parseIndexBatch(json: string): IndexRow[] {
+  return (JSON.parse(json) as IndexRowTuple[]).map((t) => ({
+    id: t[0], title: t[1], image: t[2], coverImage: t[3], platform: t[4], type: t[5], genres: t[6], region: t[7],
+    languages: t[8], pegi: t[9], priceCents: t[10], originalPriceCents: t[11], stock: t[12], active: t[13],
+    popularity: t[14], releasedAt: t[15], createdAt: t[16],
+  }));
+}
+
+/**
+ * Changes whenever the catalogue does: its latest change, read from the updated_at index. Inserts
+ * stamp updated_at, a trigger moves it on every update, and games are never deleted (orders refer
+ * to them), so no change goes unseen.
+ */
+export async function catalogStamp(db: Db): Promise<string> {
+  const [row] = await queryRows<{ stamp: string | null }>(
+    db,
+    sql`select ((extract(epoch from max(updated_at)) * 1000000)::bigint)::text as stamp from games`,
+  );
+  return row!.stamp ?? 'empty';
+}
+
 type IndexRowTuple = [
   string, string, string | null, string | null, string, string, string[], string, string[], number, number,
-  number | null, number, boolean, number, number, string,
+  number | null, number, boolean, number, number, number,
 ];
 export interface IndexRow {
   id: string;
@@ -162,7 +182,7 @@ export interface IndexRow {
   active: boolean;
   popularity: number;
   releasedAt: number;
-  createdAt: string;
+  createdAt: number;
 }
 
 /** When the last sync that ended well started: the next incremental sync asks for changes since then. */

@@ -12,11 +12,25 @@ import { Bitset, intersectAll } from './bitset.ts';
 import { Lru } from './lru.ts';
 import { TextSearch } from './text-search.ts';
 
-/** What the index needs of a game: its list answer plus the fields it ranks and sorts on. */
+/** What the index holds of a game: its list answer's fields, plus what it ranks and sorts on. */
 export interface IndexedGame {
-  item: GameListItem;
+  id: string;
+  title: string;
+  image: string | null;
+  coverImage: string | null;
+  platform: string;
+  type: string;
+  genres: string[];
+  region: string;
+  languages: string[];
+  pegi: number;
+  priceCents: number;
+  originalPriceCents: number | null;
+  /** 0 when the product is out of stock or has left the feed. */
+  stock: number;
   popularity: number;
   releasedAt: number;
+  createdAt: number;
 }
 
 export interface CatalogQuery {
@@ -58,11 +72,24 @@ const SELECTION_CACHE_SIZE = 512;
  */
 export class CatalogIndex {
   readonly size: number;
+  // The games, column by column: far less memory than one object per game. Repeated values
+  // (platforms, regions, genre and language lists) are shared, not copied per row.
   private readonly ids: string[];
   private readonly titles: string[];
   private readonly platforms: string[];
   private readonly types: string[];
-  private readonly json: string[];
+  private readonly regions: string[];
+  private readonly genres: string[][];
+  private readonly languages: string[][];
+  private readonly images: Array<string | null>;
+  private readonly covers: Array<string | null>;
+  private readonly priceCents: Int32Array;
+  private readonly originalCents: Int32Array;
+  private readonly stock: Int32Array;
+  private readonly pegi: Uint8Array;
+  private readonly createdAt: Float64Array;
+  private readonly coverUrl: (id: string) => string;
+  private readonly json: Array<string | undefined>;
   private readonly docById = new Map<string, number>();
   private readonly valueSets: Record<FilterName, Map<string, Bitset>>;
   private readonly orders: Record<Sort, Uint32Array>;
@@ -70,17 +97,38 @@ export class CatalogIndex {
   private readonly everything: Bitset;
   private readonly selections = new Lru<string, Selection>(SELECTION_CACHE_SIZE);
 
-  constructor(games: readonly IndexedGame[]) {
-    const ranked = [...games].sort((a, b) => b.popularity - a.popularity || compareIds(a.item._id, b.item._id));
-    const n = (this.size = ranked.length);
+  constructor(games: readonly IndexedGame[], coverUrl: (id: string) => string) {
+    this.coverUrl = coverUrl;
+    const n = (this.size = games.length);
+    // Documents are numbered by popularity, then id: sort keys are numbers, ids ranked once.
+    const idRank = idRanks(games.map((game) => game.id));
+    const width = 2 ** Math.ceil(Math.log2(Math.max(2, n)));
+    const maxPopularity = games.reduce((max, game) => Math.max(max, game.popularity), 0);
+    const byRank = new Uint32Array(n);
+    const popularityKeys = new Float64Array(n);
+    games.forEach((game, row) => {
+      byRank[idRank[row]!] = row;
+      popularityKeys[row] = (maxPopularity - game.popularity) * width + idRank[row]!;
+    });
+    const rowOfDoc = Array.from(popularityKeys.sort(), (key) => byRank[key % width]!);
+
     const intern = interner();
+    const internList = listInterner();
     this.ids = new Array<string>(n);
     this.titles = new Array<string>(n);
     this.platforms = new Array<string>(n);
     this.types = new Array<string>(n);
-    this.json = new Array<string>(n);
-    const prices = new Float64Array(n);
-    const released = new Float64Array(n);
+    this.regions = new Array<string>(n);
+    this.genres = new Array<string[]>(n);
+    this.languages = new Array<string[]>(n);
+    this.images = new Array<string | null>(n);
+    this.covers = new Array<string | null>(n);
+    this.priceCents = new Int32Array(n);
+    this.originalCents = new Int32Array(n);
+    this.stock = new Int32Array(n);
+    this.pegi = new Uint8Array(n);
+    this.createdAt = new Float64Array(n);
+    this.json = new Array<string | undefined>(n);
     this.everything = Bitset.full(n);
     this.valueSets = { category: new Map(), platform: new Map(), genre: new Map(), region: new Map(), language: new Map() };
     const addValue = (name: FilterName, value: string, doc: number): void => {
@@ -88,41 +136,74 @@ export class CatalogIndex {
       if (!set) this.valueSets[name].set(value, (set = new Bitset(n)));
       set.add(doc);
     };
-
-    ranked.forEach(({ item, releasedAt }, doc) => {
-      this.ids[doc] = item._id;
-      this.titles[doc] = item.title;
-      this.platforms[doc] = intern(item.platform);
-      this.types[doc] = intern(item.type);
-      this.json[doc] = JSON.stringify(item);
-      this.docById.set(item._id, doc);
-      prices[doc] = item.price;
-      released[doc] = releasedAt;
-      addValue('category', item.type, doc);
-      addValue('platform', item.platform, doc);
-      addValue('region', item.region, doc);
-      for (const genre of item.genre) addValue('genre', genre, doc);
-      for (const language of item.languages) addValue('language', language, doc);
+    const docRank = new Uint32Array(n);
+    rowOfDoc.forEach((row, doc) => {
+      const game = games[row]!;
+      docRank[doc] = idRank[row]!;
+      this.ids[doc] = game.id;
+      this.titles[doc] = game.title;
+      this.platforms[doc] = intern(game.platform);
+      this.types[doc] = intern(game.type);
+      this.regions[doc] = intern(game.region);
+      this.genres[doc] = internList(game.genres);
+      this.languages[doc] = internList(game.languages);
+      this.images[doc] = game.image;
+      this.covers[doc] = game.coverImage;
+      this.priceCents[doc] = game.priceCents;
+      this.originalCents[doc] = game.originalPriceCents ?? -1;
+      this.stock[doc] = game.stock;
+      this.pegi[doc] = game.pegi;
+      this.createdAt[doc] = game.createdAt;
+      this.docById.set(game.id, doc);
+      addValue('category', game.type, doc);
+      addValue('platform', game.platform, doc);
+      addValue('region', game.region, doc);
+      for (const genre of game.genres) addValue('genre', genre, doc);
+      for (const language of game.languages) addValue('language', language, doc);
     });
 
-    const docs = Array.from({ length: n }, (_, doc) => doc);
-    const byId = (a: number, b: number): number => compareIds(this.ids[a]!, this.ids[b]!);
+    // Each order sorts one number per document: the sort value ranked, times the width, plus the id rank.
+    const docOfRank = new Uint32Array(n);
+    docRank.forEach((rank, doc) => (docOfRank[rank] = doc));
+    const orderBy = (value: (doc: number) => number): Uint32Array => {
+      const valueRank = numberRanks(Float64Array.from({ length: n }, (_, doc) => value(doc)));
+      const keys = Float64Array.from({ length: n }, (_, doc) => valueRank[doc]! * width + docRank[doc]!);
+      return Uint32Array.from(keys.sort(), (key) => docOfRank[key % width]!);
+    };
     this.orders = {
-      popularity: Uint32Array.from(docs),
-      'price-asc': Uint32Array.from([...docs].sort((a, b) => prices[a]! - prices[b]! || byId(a, b))),
-      'price-desc': Uint32Array.from([...docs].sort((a, b) => prices[b]! - prices[a]! || byId(a, b))),
-      newest: Uint32Array.from([...docs].sort((a, b) => released[b]! - released[a]! || byId(a, b))),
+      popularity: Uint32Array.from({ length: n }, (_, doc) => doc),
+      'price-asc': orderBy((doc) => this.priceCents[doc]!),
+      'price-desc': orderBy((doc) => -this.priceCents[doc]!),
+      newest: orderBy((doc) => -games[rowOfDoc[doc]!]!.releasedAt),
     };
     this.text = new TextSearch(this.titles);
   }
 
-  /** The list answer of a game, as JSON. */
+  /** The list answer of a game as JSON, serialised on first use and kept (most traffic shows the same games). */
   itemJson(doc: number): string {
-    return this.json[doc]!;
+    return (this.json[doc] ??= JSON.stringify(this.item(doc)));
   }
 
+  /** The list answer of a game. */
   item(doc: number): GameListItem {
-    return JSON.parse(this.json[doc]!) as GameListItem;
+    const id = this.ids[doc]!;
+    const original = this.originalCents[doc]!;
+    return {
+      _id: id,
+      title: this.titles[doc]!,
+      image: this.images[doc] ?? this.coverUrl(id),
+      coverImage: this.covers[doc] ?? this.coverUrl(id),
+      platform: this.platforms[doc]!,
+      price: this.priceCents[doc]! / 100,
+      originalPrice: original < 0 ? null : original / 100,
+      type: this.types[doc]!,
+      genre: this.genres[doc]!,
+      region: this.regions[doc]!,
+      languages: this.languages[doc]!,
+      pegi: this.pegi[doc]!,
+      stock: this.stock[doc]!,
+      createdAt: new Date(this.createdAt[doc]!).toISOString(),
+    };
   }
 
   get(id: string): { title: string; platform: string; type: string } | undefined {
@@ -235,9 +316,40 @@ export class CatalogIndex {
   }
 }
 
-/** Byte order of ASCII ids, the same as PostgreSQL's `COLLATE "C"`. */
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/** The rank of each id in code-unit order (PostgreSQL's `COLLATE "C"` for the store's ASCII ids). */
+function idRanks(ids: readonly string[]): Uint32Array {
+  const rankOf = new Map<string, number>();
+  [...ids].sort().forEach((id, rank) => rankOf.set(id, rank));
+  return Uint32Array.from(ids, (id) => rankOf.get(id)!);
+}
+
+/** The rank of each number among the distinct values (equal values share a rank), by typed sort and binary search. */
+function numberRanks(values: Float64Array): Uint32Array {
+  const sorted = values.slice().sort();
+  let distinct = 0;
+  for (let i = 0; i < sorted.length; i += 1) if (i === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
+  return Uint32Array.from(values, (value) => {
+    let low = 0;
+    let high = distinct - 1;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (sorted[middle]! < value) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  });
+}
+
+/** One shared array per distinct list of values (there are only so many genre combinations). */
+function listInterner(): (values: string[]) => string[] {
+  const seen = new Map<string, string[]>();
+  return (values) => {
+    const key = values.join('\u0000');
+    const known = seen.get(key);
+    if (known) return known;
+    seen.set(key, values);
+    return values;
+  };
 }
 
 /** One shared string per distinct value, instead of one per row read from the database. */

@@ -148,6 +148,7 @@ function allowedEdits(word: string): number {
 
 /** Title words for fuzzy matching: lowercase letters and digits, accents removed ("Pokémon" → "pokemon"). */
 export function wordsOf(text: string): string[] {
+  if (ASCII.test(text)) return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -157,6 +158,7 @@ export function wordsOf(text: string): string[] {
 }
 
 const EMPTY = new Uint32Array(0);
+const ASCII = /^[ -~]*$/;
 
 /** Trigrams as numbers (three UTF-16 units), which a Map looks up faster than strings. */
 function trigramsOf(text: string): number[] {

@@ -1,0 +1,13 @@
+// How the store's server process is started: by `npm start`, the browser journeys and the benchmark.
+
+/**
+ * Node flags for the server (docs/decisions/003 and 005): a young generation of at most 16 MB,
+ * V8's memory-saving mode, and `gc()` for dropping the garbage of an index rebuild at once. The
+ * embedded database also runs its WebAssembly in V8's baseline compiler: optimising PostgreSQL's
+ * executor costs hundreds of megabytes at start, and catalogue reads never reach it.
+ */
+export function serverNodeFlags(env: Record<string, string | undefined> = process.env): string[] {
+  const flags = ['--max-semi-space-size=16', '--optimize-for-size', '--expose-gc'];
+  if (!env.DATABASE_URL) flags.push('--liftoff-only');
+  return flags;
+}
