@@ -4,7 +4,6 @@
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
@@ -12,17 +11,24 @@ const features = readdirSync(new URL('./apps/web/src/features', import.meta.url)
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+const webNeverImportsServer = { group: ['**/server/**', '@keystore/server', 'node:*'], message: 'The web app never imports the server.' };
+
+/** The import patterns that reach a feature other than `feature` (none while it is the only one). */
+function otherFeatures(feature) {
+  const group = features.filter((other) => other !== feature).flatMap((other) => [`../${other}/**`, `**/features/${other}/**`]);
+  return group.length ? [{ group, message: 'A feature never imports another feature: move shared code to ui/ or lib/.' }] : [];
+}
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '**/drizzle/meta/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
-    plugins: { 'import-x': importX },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-non-null-assertion': 'off',
-      'import-x/no-duplicates': 'error',
+      'no-duplicate-imports': 'error',
     },
   },
   {
@@ -37,20 +43,20 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '@keystore/server', 'node:*'], message: 'The web app never imports the server.' }] }],
-      'import-x/no-restricted-paths': [
+      'no-restricted-imports': ['error', { patterns: [webNeverImportsServer] }],
+    },
+  },
+  ...features.map((feature) => ({
+    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
         'error',
         {
-          zones: features.map((feature) => ({
-            target: `./apps/web/src/features/${feature}`,
-            from: './apps/web/src/features',
-            except: [`./${feature}`],
-            message: 'A feature never imports another feature: move shared code to ui/ or lib/.',
-          })),
+          patterns: [webNeverImportsServer, ...otherFeatures(feature)],
         },
       ],
     },
-  },
+  })),
   {
     files: ['apps/server/**/*.ts'],
     rules: {
