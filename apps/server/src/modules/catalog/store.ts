@@ -3,6 +3,7 @@ import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-o
 import { queryRows, type Db } from '../../db/client.ts';
 import { games, syncRuns } from '../../db/schema.ts';
 import { newId } from '../../platform/ids.ts';
+import type { IndexedGame } from './search/catalog-index.ts';
 import type { SupplierProduct } from './supplier/supplier.ts';
 
 export type GameRow = typeof games.$inferSelect;
@@ -165,25 +166,8 @@ type IndexRowTuple = [
   string, string, string | null, string | null, string, string, string[], string, string[], number, number,
   number | null, number, boolean, number, number, number,
 ];
-export interface IndexRow {
-  id: string;
-  title: string;
-  image: string | null;
-  coverImage: string | null;
-  platform: string;
-  type: string;
-  genres: string[];
-  region: string;
-  languages: string[];
-  pegi: number;
-  priceCents: number;
-  originalPriceCents: number | null;
-  stock: number;
-  active: boolean;
-  popularity: number;
-  releasedAt: number;
-  createdAt: number;
-}
+/** A row the index is built from: what the index holds, plus whether the product is still in the feed. */
+export type IndexRow = IndexedGame & { active: boolean };
 
 /** When the last sync that ended well started: the next incremental sync asks for changes since then. */
 export async function lastGoodSyncStart(db: Db, supplier: string): Promise<Date | undefined> {
