@@ -3,11 +3,13 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { healthSchema, startingSchema } from '@keystore/contract';
+import { healthSchema, publicConfigSchema, startingSchema } from '@keystore/contract';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { CatalogService, type CatalogOptions } from './modules/catalog/service.ts';
+import { headHtml, pageHead } from './modules/seo/pages.ts';
+import { seoRoutes } from './modules/seo/routes.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { registerWebApp } from './platform/web-app.ts';
 
@@ -46,8 +48,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         'default-src': ["'self'"],
         'img-src': ["'self'", 'data:', 'blob:', 'https:'],
         'style-src': ["'self'", "'unsafe-inline'"],
-        'script-src': ["'self'"],
-        'connect-src': ["'self'"],
+        // The analytics origin is allowed only when one is configured; the web app loads it only with consent.
+        'script-src': ["'self'", ...analyticsOrigin(config)],
+        'connect-src': ["'self'", ...analyticsOrigin(config)],
         // The store may be served over plain HTTP on a private network; TLS is the proxy's job.
         'upgrade-insecure-requests': null,
       },
@@ -74,7 +77,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { schema: { tags: ['operations'], response: { 200: healthSchema, 503: startingSchema } } },
     async (_request, reply) => (catalog.ready ? { status: 'ok' as const } : reply.code(503).send({ status: 'starting' as const })),
   );
+  app.get(
+    '/api/config',
+    { schema: { tags: ['operations'], summary: 'What the web app needs to know of the server', response: { 200: publicConfigSchema } } },
+    async () => ({ analyticsScriptUrl: config.analyticsScriptUrl ?? null }),
+  );
   await app.register(catalogRoutes, { catalog });
-  await registerWebApp(app, config.webDist);
+  await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
+  await registerWebApp(app, config.webDist, async (pathname) => {
+    const head = await pageHead(pathname, catalog, config.publicUrl);
+    return { status: head.status, head: headHtml(head, config.publicUrl) };
+  });
   return app;
+}
+
+function analyticsOrigin(config: Config): string[] {
+  return config.analyticsScriptUrl ? [new URL(config.analyticsScriptUrl).origin] : [];
 }

@@ -36,6 +36,7 @@ const environmentSchema = z.object({
   AI_CHAT_MODEL: z.string().default('gpt-4o-mini'),
   AI_IMAGE_MODEL: z.string().default('gpt-image-1'),
   TRUST_PROXY: flag.default(false),
+  ANALYTICS_SCRIPT_URL: z.url().optional(),
   WEB_DIST: z.string().optional(),
 });
 
@@ -63,6 +64,8 @@ export interface Config {
   payments: { provider: 'test' | 'stripe'; stripeSecretKey: string | undefined; stripeWebhookSecret: string | undefined };
   ai: { apiKey: string | undefined; baseUrl: string | undefined; chatModel: string; imageModel: string };
   trustProxy: boolean;
+  /** A statistics script the web app loads only with the visitor's consent. */
+  analyticsScriptUrl: string | undefined;
   /** The built web app; the server serves it when the folder exists. */
   webDist: string;
 }
@@ -108,6 +111,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     ai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, chatModel: e.AI_CHAT_MODEL, imageModel: e.AI_IMAGE_MODEL },
     trustProxy: e.TRUST_PROXY,
+    analyticsScriptUrl: e.ANALYTICS_SCRIPT_URL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
   };
 }

@@ -94,3 +94,21 @@ export const FILTERS = {
 } as const;
 export type FilterName = keyof typeof FILTERS;
 export const FILTER_NAMES = Object.keys(FILTERS) as FilterName[];
+
+/** Where the browser keeps its state (SPEC §3, local storage). Product-specific keys, versioned. */
+export const STORAGE_KEYS = {
+  cart: 'keystore.cart.v1',
+  token: 'keystore.token',
+  sessionId: 'keystore.sessionId',
+  readNotifications: 'keystore.readNotifications',
+  cookieConsent: 'keystore.cookieConsent.v1',
+} as const;
+
+/** Layout breakpoints (SPEC §9): the sidebar shows above 878 px, the news list changes at 768 px. */
+export const SIDEBAR_BREAKPOINT_PX = 878;
+export const NEWS_BREAKPOINT_PX = 768;
+
+export const TOAST_MS = 4000;
+export const COOKIE_CONSENT_DAYS = 365;
+export const CAROUSEL_ADVANCE_MS = 5000;
+export const CAROUSEL_SWIPE_PX = 50;

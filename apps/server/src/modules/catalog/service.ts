@@ -154,6 +154,10 @@ export class CatalogService {
     return this.index.get(id);
   }
 
+  gameIds(): readonly string[] {
+    return this.index.gameIds();
+  }
+
   get size(): number {
     return this.index.size;
   }

@@ -206,6 +206,11 @@ export class CatalogIndex {
     };
   }
 
+  /** Every game id, most popular first. */
+  gameIds(): readonly string[] {
+    return this.ids;
+  }
+
   get(id: string): { title: string; platform: string; type: string } | undefined {
     const doc = this.docById.get(id);
     return doc === undefined ? undefined : { title: this.titles[doc]!, platform: this.platforms[doc]!, type: this.types[doc]! };

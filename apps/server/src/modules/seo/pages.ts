@@ -1,0 +1,106 @@
+import type { Game } from '@keystore/contract';
+import { HttpError } from '../../platform/errors.ts';
+import type { CatalogService } from '../catalog/service.ts';
+
+/** What the server puts in a page's <head> before the browser app takes over, and the status it answers. */
+export interface PageHead {
+  status: number;
+  title: string;
+  description: string;
+  /** Path of the page, for the canonical link and og:url. */
+  path: string;
+  image?: string;
+  type?: 'website' | 'product';
+  jsonLd?: object;
+}
+
+const SITE = 'Keystore';
+
+/** The web app's pages with their own title and description (keep in step with apps/web/src/app/router.tsx). */
+export const STATIC_PAGES: Record<string, { title: string; description: string; indexed: boolean }> = {
+  '/': {
+    title: 'Keystore: digital game keys for PC, Xbox, PlayStation and Nintendo',
+    description: 'Game keys, DLC and gift cards at fair prices in euro, delivered to your library within one business day.',
+    indexed: true,
+  },
+  '/store': {
+    title: 'Store · Keystore',
+    description: 'Browse thousands of game keys, DLC and gift cards. Filter by platform, genre, region and language.',
+    indexed: true,
+  },
+  '/cart': { title: 'Cart · Keystore', description: 'Your cart at Keystore.', indexed: false },
+  '/terms': { title: 'Terms & Conditions · Keystore', description: 'The terms of sale of Keystore Digital Ltd.', indexed: true },
+  '/cookie-policy': { title: 'Cookie Policy · Keystore', description: 'Which cookies Keystore uses and how to change your consent.', indexed: true },
+  '/privacy-policy': { title: 'Privacy Policy · Keystore', description: 'How Keystore handles your personal data.', indexed: true },
+};
+
+const NOT_FOUND = { title: `Page not found · ${SITE}`, description: 'This page does not exist. Back to the store.' };
+
+/** The head and status of a page path: 404 for any path the store does not know, and for unknown games. */
+export async function pageHead(pathname: string, catalog: CatalogService, publicUrl: string): Promise<PageHead> {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  const known = STATIC_PAGES[path];
+  if (known) return { status: 200, title: known.title, description: known.description, path };
+  const game = /^\/game\/([a-z0-9]{1,64})$/.exec(path);
+  if (game) {
+    try {
+      return gameHead(await catalog.game(game[1]!), path, publicUrl);
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.status !== 404) throw error;
+    }
+  }
+  return { status: 404, ...NOT_FOUND, path };
+}
+
+function gameHead(game: Game, path: string, publicUrl: string): PageHead {
+  const image = game.coverImage.startsWith('/') ? `${publicUrl}${game.coverImage}` : game.coverImage;
+  const summary = (game.description ?? `${game.title} key for ${game.platform}.`).slice(0, 155);
+  return {
+    status: 200,
+    title: `${game.title} (${game.platform}) · ${SITE}`,
+    description: summary,
+    path,
+    image,
+    type: 'product',
+    jsonLd: {
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: game.title,
+      sku: game._id,
+      image,
+      description: game.description ?? undefined,
+      category: game.type,
+      offers: {
+        '@type': 'Offer',
+        url: `${publicUrl}${path}`,
+        price: game.price.toFixed(2),
+        priceCurrency: 'EUR',
+        availability: game.stock > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+      },
+    },
+  };
+}
+
+/** The head as HTML tags, every value escaped. */
+export function headHtml(head: PageHead, publicUrl: string): string {
+  const url = `${publicUrl}${head.path}`;
+  const tags = [
+    `<title>${escapeHtml(head.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(head.description)}" />`,
+    `<link rel="canonical" href="${escapeHtml(url)}" />`,
+    `<meta property="og:site_name" content="${SITE}" />`,
+    `<meta property="og:type" content="${head.type ?? 'website'}" />`,
+    `<meta property="og:title" content="${escapeHtml(head.title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(head.description)}" />`,
+    `<meta property="og:url" content="${escapeHtml(url)}" />`,
+    head.image ? `<meta property="og:image" content="${escapeHtml(head.image)}" />` : '',
+    head.status === 404 ? '<meta name="robots" content="noindex" />' : '',
+    // JSON inside <script>: "<" escaped so a title can never close the element.
+    head.jsonLd ? `<script type="application/ld+json">${JSON.stringify(head.jsonLd).replace(/</g, '\\u003c')}</script>` : '',
+  ];
+  return tags.filter(Boolean).join('\n    ');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}

@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GameListAnswer } from '@keystore/contract';
+import { buildTestApp, type TestApp } from '../../test/helper.ts';
+
+// What a search engine or a link preview sees before any JavaScript runs.
+describe('pages as the server sends them', () => {
+  let t: TestApp;
+  let web: string;
+
+  beforeAll(async () => {
+    web = mkdtempSync(path.join(tmpdir(), 'keystore-web-'));
+    writeFileSync(
+      path.join(web, 'index.html'),
+      '<!doctype html><html><head><meta charset="UTF-8" /><!--page-head--><title>Default</title><meta name="description" content="Default" /></head><body><div id="root"></div></body></html>',
+    );
+    t = await buildTestApp({ env: { WEB_DIST: web, PUBLIC_URL: 'https://shop.example' } });
+    await t.app.catalog.syncNow();
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(web, { recursive: true, force: true });
+  });
+
+  it('gives each page its own title, description and OpenGraph tags', async () => {
+    const store = await t.app.inject({ url: '/store?platform=pc' });
+    expect(store.statusCode).toBe(200);
+    expect(store.body).toContain('<title>Store · Keystore</title>');
+    expect(store.body).toContain('<meta property="og:url" content="https://shop.example/store" />');
+    expect(store.body).not.toContain('<title>Default</title>');
+  });
+
+  it('describes a game page as a product with JSON-LD', async () => {
+    const [game] = (await t.app.inject({ url: '/api/games?search=Witcher 3' })).json<GameListAnswer>().items;
+    const page = await t.app.inject({ url: `/game/${game!._id}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(`<title>${game!.title.replace(/'/g, '&#39;')} (${game!.platform}) · Keystore</title>`);
+    const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(page.body)![1]!);
+    expect(jsonLd).toMatchObject({ '@type': 'Product', name: game!.title, offers: { priceCurrency: 'EUR', price: game!.price.toFixed(2) } });
+    expect(page.body).toContain(`<meta property="og:image" content="https://shop.example/media/covers/${game!._id}.svg" />`);
+  });
+
+  it('answers 404 for unknown paths and unknown games, with the page still rendered by the app', async () => {
+    for (const url of ['/no-such-page', '/game/doesnotexist', '/store/extra']) {
+      const page = await t.app.inject({ url });
+      expect(page.statusCode, url).toBe(404);
+      expect(page.body, url).toContain('<div id="root">');
+      expect(page.body, url).toContain('<meta name="robots" content="noindex" />');
+    }
+    expect((await t.app.inject({ url: '/api/nope' })).json()).toEqual({ error: 'Not found' });
+    // A malformed escape is refused by the framework with a 400, never a 500.
+    expect((await t.app.inject({ url: '/%E0%A4%A' })).statusCode).toBe(400);
+  });
+
+  it('serves robots.txt and sitemaps listing the pages and every game', async () => {
+    const robots = await t.app.inject({ url: '/robots.txt' });
+    expect(robots.body).toContain('Sitemap: https://shop.example/sitemap.xml');
+    expect(robots.body).toContain('Disallow: /api/');
+    const index = await t.app.inject({ url: '/sitemap.xml' });
+    expect(index.body).toContain('<loc>https://shop.example/sitemaps/pages.xml</loc>');
+    expect(index.body).toContain('<loc>https://shop.example/sitemaps/games-1.xml</loc>');
+    const games = await t.app.inject({ url: '/sitemaps/games-1.xml' });
+    expect(games.body.match(/<url>/g)).toHaveLength(t.app.catalog.gameIds().length);
+    expect((await t.app.inject({ url: '/sitemaps/pages.xml' })).body).toContain('<loc>https://shop.example/terms</loc>');
+    expect((await t.app.inject({ url: '/sitemaps/games-9.xml' })).statusCode).toBe(404);
+  });
+});
