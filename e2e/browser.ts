@@ -1,7 +1,7 @@
 // The system Chromium driven by playwright-core: no test tool downloads a browser of its own.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -31,4 +31,17 @@ export async function accessibilityViolations(page: Page): Promise<Array<{ id: s
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => ({ id: violation.id, help: violation.help, nodes: violation.nodes.length, first: violation.nodes[0]?.target.join(' ') ?? '' }));
+}
+
+/**
+ * A new page (own context, own storage) for a journey that is not about cookie consent: the
+ * visitor has already chosen "necessary only", so the consent dialog stays closed.
+ */
+export async function newVisitorPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const page = await browser.newPage(options);
+  await page.addInitScript(() => {
+    const consent = { id: 'e2e-visitor', status: 'necessary', preferences: { necessary: true, statistic: false, preferences: false }, givenAt: new Date().toISOString() };
+    localStorage.setItem('keystore.cookieConsent.v1', JSON.stringify(consent));
+  });
+  return page;
 }

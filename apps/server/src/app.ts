@@ -1,4 +1,5 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -57,6 +58,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     crossOriginEmbedderPolicy: false,
   });
+  // gzip for browsers that ask for it (pages, scripts, API answers above 1 KB).
+  await app.register(compress, { encodings: ['gzip', 'deflate'], threshold: 1024 });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Keystore API', description: 'The storefront API for digital game keys', version: '1.0.0' },

@@ -112,3 +112,7 @@ export const TOAST_MS = 4000;
 export const COOKIE_CONSENT_DAYS = 365;
 export const CAROUSEL_ADVANCE_MS = 5000;
 export const CAROUSEL_SWIPE_PX = 50;
+
+/** The shop's public support address and hours (SPEC §1), shown in the footer and the legal pages. */
+export const SUPPORT_EMAIL = 'support@keystore.example';
+export const SUPPORT_HOURS = '10:00–22:00 UK time';

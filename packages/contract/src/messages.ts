@@ -1,6 +1,7 @@
 /** User-facing error texts of the catalogue API. */
 export const catalogMessages = {
   gameNotFound: 'Game not found',
+  gameLoadFailed: 'Failed to load game details',
   unknownSort: 'Unknown sort: use popularity, price-asc, price-desc or newest',
   searchTooLong: 'Search query must be at most 200 characters',
   invalidPage: 'Page must be a whole number of at least 1',

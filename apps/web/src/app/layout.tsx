@@ -1,22 +1,32 @@
-import { Link, Outlet } from 'react-router';
+import { Outlet, ScrollRestoration } from 'react-router';
+import { CookieConsent } from '../features/cookies/cookie-consent.tsx';
+import { Footer } from './footer.tsx';
+import { Header } from './header/header.tsx';
+import { BottomBar, Sidebar } from './navigation.tsx';
+import { useDisplayMode } from './use-display-mode.ts';
 import styles from './layout.module.css';
 
-/** The frame around every page. The full header, sidebar and bottom bar come with the storefront. */
+/** The frame of every page: header, sidebar or bottom bar, footer, and the cookie consent. */
 export function Layout() {
+  useDisplayMode();
   return (
     <div className={styles.shell}>
-      <header className={styles.header}>
-        <Link to="/" className={styles.logo} aria-label="Keystore home">
-          <img src="/favicon.svg" alt="" width={32} height={32} />
-          <span>Keystore</span>
-        </Link>
-        <nav className={styles.nav} aria-label="Main">
-          <Link to="/store">Store</Link>
-        </nav>
-      </header>
-      <main className={styles.main}>
-        <Outlet />
-      </main>
+      <a href="#main" className={styles.skip}>
+        Skip to content
+      </a>
+      <Header />
+      <div className={styles.body}>
+        <Sidebar />
+        <div className={styles.column}>
+          <main id="main" className={styles.main} tabIndex={-1}>
+            <Outlet />
+          </main>
+          <Footer />
+        </div>
+      </div>
+      <BottomBar />
+      <CookieConsent />
+      <ScrollRestoration />
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -30,7 +31,8 @@ export class IndexSnapshot {
   /** Saves the batches under this stamp; written aside and renamed, so a crash never leaves half a file. */
   async write(stamp: string, batches: readonly string[]): Promise<void> {
     await mkdir(path.dirname(this.file), { recursive: true });
-    const temporary = `${this.file}.${process.pid}.tmp`;
+    // Each write has its own temporary file: two rebuilds in a row may save at the same time.
+    const temporary = `${this.file}.${process.pid}.${randomUUID()}.tmp`;
     // JSON text holds raw newlines only as whitespace (json_agg puts some between elements).
     await writeFile(temporary, [stamp, ...batches.map((batch) => batch.replaceAll('\n', ' '))].join('\n'));
     await rename(temporary, this.file);

@@ -2,12 +2,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { GameListAnswer } from '@keystore/contract';
 import { apiGet } from '../../lib/api.ts';
 
-/** One page of the catalogue for the given URL query (search, sort, page and filters as the store URL holds them). */
-export function useGames(query: URLSearchParams) {
-  const key = query.toString();
+/**
+ * One page of the catalogue with its facet counts, for an `/api/games` query string. While the next
+ * query loads, the previous answer stays as placeholder so counts and pagination do not flicker.
+ */
+export function useGames(query: string) {
   return useQuery({
-    queryKey: ['games', key],
-    queryFn: ({ signal }) => apiGet<GameListAnswer>(`/api/games?${key}`, { signal }),
+    queryKey: ['games', query],
+    queryFn: ({ signal }) => apiGet<GameListAnswer>(`/api/games?${query}`, { signal }),
     placeholderData: keepPreviousData,
   });
 }

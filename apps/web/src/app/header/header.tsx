@@ -1,0 +1,40 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useCart } from '../../lib/cart.ts';
+import { CartIcon, CloseIcon, SearchIcon } from '../../ui/icons.tsx';
+import { CatalogMenu } from './catalog-menu.tsx';
+import { SearchBox } from './search-box.tsx';
+import styles from './header.module.css';
+
+/** Logo, catalogue menu, search (a toggle on phones) and the cart with its item count. */
+export function Header() {
+  const { totalItems } = useCart();
+  const [searching, setSearching] = useState(false);
+  return (
+    <header className={styles.header}>
+      <Link to="/" className={styles.logo} aria-label="Keystore home">
+        <img src="/favicon.svg" alt="" width={32} height={32} />
+        <span className={styles.name}>Keystore</span>
+      </Link>
+      <CatalogMenu />
+      <div className={styles.search} data-open={searching}>
+        <SearchBox autoFocus={searching} onDone={() => setSearching(false)} />
+      </div>
+      <div className={styles.actions}>
+        <button
+          type="button"
+          className={styles.searchToggle}
+          aria-label={searching ? 'Close search' : 'Open search'}
+          aria-expanded={searching}
+          onClick={() => setSearching((value) => !value)}
+        >
+          {searching ? <CloseIcon /> : <SearchIcon />}
+        </button>
+        <Link to="/cart" className={styles.cart} aria-label={`Cart, ${totalItems} ${totalItems === 1 ? 'item' : 'items'}`}>
+          <CartIcon />
+          {totalItems > 0 && <span className={styles.badge}>{totalItems > 99 ? '99+' : totalItems}</span>}
+        </Link>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,48 @@
+import { Link } from 'react-router';
+import { DEFAULT_REGION } from '@keystore/contract/constants';
+import type { CartItem } from '../../lib/cart.ts';
+import { formatEuro } from '../../lib/money.ts';
+import { QuantityControl } from '../../ui/quantity-control.tsx';
+import styles from './cart-page.module.css';
+
+interface CartLineProps {
+  item: CartItem;
+  onQuantity: (quantity: number) => void;
+  onRemove: () => void;
+}
+
+/** One cart line (SPEC §2 Cart): cover, title, platform, region, euro price with the sale tag, quantity (min 1), remove. */
+export function CartLine({ item, onQuantity, onRemove }: CartLineProps) {
+  const { game, quantity } = item;
+  const onSale = game.originalPrice !== null && game.originalPrice > game.price;
+  return (
+    <li className={styles.line}>
+      <Link to={`/game/${game._id}`} className={styles.cover} tabIndex={-1} aria-hidden="true">
+        <img src={game.image} alt="" width={80} height={120} />
+      </Link>
+      <div className={styles.info}>
+        <h2 className={styles.lineTitle}>
+          <Link to={`/game/${game._id}`}>{game.title}</Link>
+        </h2>
+        <p className={styles.meta}>
+          <span>{game.platform}</span>
+          <span aria-hidden="true">·</span>
+          <span>Region: {game.region || DEFAULT_REGION}</span>
+        </p>
+      </div>
+      <div className={styles.price}>
+        {onSale && <span className={styles.hot}>HOT SALE</span>}
+        {onSale && (
+          <s className={styles.original}>
+            <span className={styles.srOnly}>Original price </span>
+            {formatEuro(game.originalPrice!)}
+          </s>
+        )}
+        <span className={styles.amount}>{formatEuro(game.price)}</span>
+      </div>
+      <div className={styles.quantity}>
+        <QuantityControl label={game.title} value={quantity} min={1} onChange={onQuantity} onRemove={onRemove} />
+      </div>
+    </li>
+  );
+}

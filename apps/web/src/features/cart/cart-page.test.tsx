@@ -1,0 +1,133 @@
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { addToCart, clearCart, setCartQuantity, type CartItem } from '../../lib/cart.ts';
+import { CartPage } from './cart-page.tsx';
+
+const game = (id: string, title: string, price: number, originalPrice: number | null, region = 'Europe'): CartItem['game'] => ({
+  _id: id,
+  title,
+  image: `/media/covers/${id}.svg`,
+  platform: 'Steam',
+  region,
+  price,
+  originalPrice,
+  type: 'Games',
+});
+
+function renderCart() {
+  return render(
+    <MemoryRouter initialEntries={['/cart']}>
+      <Routes>
+        <Route path="/cart" element={<CartPage />} />
+        <Route path="/checkout" element={<h1>Checkout</h1>} />
+        <Route path="/store" element={<h1>Store</h1>} />
+      </Routes>
+    </MemoryRouter>,
+  );
+}
+
+const summary = () => screen.getByRole('complementary', { name: 'Order summary' });
+const valueOf = (term: string) => within(summary()).getByText(term).nextElementSibling?.textContent;
+
+describe('CartPage', () => {
+  beforeEach(() => {
+    clearCart();
+  });
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+  });
+
+  it('shows an empty state with a way back to the store', async () => {
+    renderCart();
+    expect(screen.getByText('Your cart is empty.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('link', { name: 'Continue Shopping' }));
+    expect(screen.getByRole('heading', { name: 'Store' })).toBeTruthy();
+  });
+
+  it('lists each line with platform, region, euro price and HOT SALE only when the original is higher', () => {
+    act(() => {
+      addToCart(game('a', 'Elden Ring', 41.99, 59.99));
+      addToCart(game('b', 'Hades', 12.5, null, ''));
+      addToCart(game('c', 'Celeste', 9, 9));
+    });
+    renderCart();
+    const lines = screen.getAllByRole('listitem');
+    expect(lines).toHaveLength(3);
+    const [sale, plain, same] = lines as [HTMLElement, HTMLElement, HTMLElement];
+    expect(within(sale).getByRole('heading', { name: 'Elden Ring' })).toBeTruthy();
+    expect(within(sale).getByText('Steam')).toBeTruthy();
+    expect(within(sale).getByText('Region: Europe')).toBeTruthy();
+    expect(within(sale).getByText('HOT SALE')).toBeTruthy();
+    expect(within(sale).getByText('€41.99')).toBeTruthy();
+    expect(sale.querySelector('s')?.textContent).toBe('Original price €59.99');
+    // No region falls back to Global.
+    expect(within(plain).getByText('Region: Global')).toBeTruthy();
+    expect(within(plain).getByText('€12.50')).toBeTruthy();
+    expect(within(plain).queryByText('HOT SALE')).toBeNull();
+    expect(within(same).queryByText('HOT SALE')).toBeNull();
+    expect(same.querySelector('s')).toBeNull();
+  });
+
+  it('sums the quantities and the total to the cent, and follows quantity changes', async () => {
+    act(() => {
+      addToCart(game('a', 'Elden Ring', 41.99, 59.99));
+      addToCart(game('b', 'Hades', 0.1, null));
+      addToCart(game('c', 'Celeste', 0.2, null));
+    });
+    renderCart();
+    expect(valueOf('Items')).toBe('3');
+    expect(valueOf('Total')).toBe('€42.29');
+
+    await userEvent.click(screen.getByRole('button', { name: 'One more Elden Ring' }));
+    expect(valueOf('Items')).toBe('4');
+    expect(valueOf('Total')).toBe('€84.28');
+    act(() => setCartQuantity('b', 3));
+    expect(valueOf('Total')).toBe('€84.48');
+  });
+
+  it('keeps the quantity at 1 or more, and removes a line or all of them', async () => {
+    act(() => {
+      addToCart(game('a', 'Elden Ring', 41.99, 59.99));
+      addToCart(game('b', 'Hades', 12.5, null));
+    });
+    renderCart();
+    expect((screen.getByRole('button', { name: 'One less Hades' }) as HTMLButtonElement).disabled).toBe(true);
+    const field = screen.getByRole('spinbutton', { name: 'Quantity of Hades' });
+    await userEvent.clear(field);
+    await userEvent.type(field, '0');
+    await userEvent.tab();
+    expect((field as HTMLInputElement).value).toBe('1');
+    expect(valueOf('Items')).toBe('2');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Hades' }));
+    expect(screen.getAllByRole('listitem')).toHaveLength(1);
+    expect(valueOf('Total')).toBe('€41.99');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Remove all products' }));
+    expect(screen.getByRole('link', { name: 'Continue Shopping' })).toBeTruthy();
+  });
+
+  it('alerts until the terms are accepted, then goes to the checkout', async () => {
+    const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
+    act(() => addToCart(game('a', 'Elden Ring', 41.99, 59.99)));
+    renderCart();
+    expect(screen.getByText('You will be redirected to the payment page.')).toBeTruthy();
+    const proceed = screen.getByRole('button', { name: 'Proceed to Checkout' });
+    expect(proceed.getAttribute('aria-disabled')).toBe('true');
+
+    await userEvent.click(proceed);
+    expect(alert).toHaveBeenCalledWith('Please accept the Terms & Conditions');
+    expect(screen.getByRole('heading', { name: 'Cart' })).toBeTruthy();
+
+    const terms = screen.getByRole('checkbox', { name: 'I have read and accept the Terms & Conditions' });
+    expect(within(terms.parentElement!).getByRole('link', { name: 'Terms & Conditions' }).getAttribute('href')).toBe('/terms');
+    await userEvent.click(terms);
+    expect(proceed.getAttribute('aria-disabled')).toBe('false');
+    await userEvent.click(proceed);
+    expect(alert).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('heading', { name: 'Checkout' })).toBeTruthy();
+  });
+});

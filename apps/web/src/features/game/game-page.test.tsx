@@ -1,0 +1,122 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Game } from '@keystore/contract';
+import { clearCart } from '../../lib/cart.ts';
+import { GamePage } from './game-page.tsx';
+
+const game: Game = {
+  _id: 'g1',
+  title: 'Ghost of Tsushima',
+  image: '/media/covers/g1.svg',
+  coverImage: '/media/covers/g1.svg',
+  platform: 'PS4',
+  price: 29.99,
+  originalPrice: 39.99,
+  type: 'Games',
+  genre: [],
+  region: '',
+  languages: [],
+  pegi: 0,
+  stock: 12,
+  createdAt: '2026-01-01T00:00:00Z',
+  description: null,
+  systemRequirements: null,
+  releaseDate: null,
+};
+
+function answer(status: number, body: unknown) {
+  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })));
+}
+
+function renderPage(id = 'g1') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[`/game/${id}`]}>
+        <Routes>
+          <Route path="/game/:id" element={<GamePage />} />
+          <Route path="/cart" element={<h1>Cart</h1>} />
+          <Route path="/store" element={<h1>Store</h1>} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+const infoValue = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling!.textContent;
+
+describe('the game page', () => {
+  afterEach(() => {
+    cleanup();
+    clearCart();
+    vi.unstubAllGlobals();
+  });
+
+  it('fills what the supplier left empty with the defaults and names the tab', async () => {
+    answer(200, game);
+    renderPage();
+    expect(screen.getByRole('status').textContent).toBe('Loading game details');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ghost of Tsushima' })).toBeTruthy();
+    expect(infoValue('Platform')).toBe('PS4');
+    expect(infoValue('Region')).toBe('Global');
+    expect(infoValue('Available Languages')).toBe('English, Polish, Russian');
+    expect(infoValue('PEGI Rating')).toBe('18+');
+    expect(screen.getByText(/No description is available for this product yet/)).toBeTruthy();
+    expect(screen.getByText(/No system requirements/)).toBeTruthy();
+    expect(screen.getByText('There are 12 keys left')).toBeTruthy();
+    expect(document.title).toBe('Ghost of Tsushima (PS4) · Keystore');
+
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    const links = [...crumbs.querySelectorAll('a')].map((link) => [link.textContent, link.getAttribute('href')]);
+    expect(links).toEqual([
+      ['Main', '/'],
+      ['Games', '/store'],
+      ['PS4', '/store?platform=PS4'],
+      ['Adventure', '/store?genre=Adventure'],
+    ]);
+  });
+
+  it('shows the real values, the crossed-out original price and the cart controls', async () => {
+    answer(200, { ...game, region: 'Europe', languages: ['English', 'German'], pegi: 16, genre: ['Action'] });
+    renderPage();
+    await screen.findByRole('heading', { level: 1 });
+    expect(infoValue('Region')).toBe('Europe');
+    expect(infoValue('Available Languages')).toBe('English, German');
+    expect(infoValue('PEGI Rating')).toBe('16+');
+    expect(screen.getByText('€29.99', { exact: false }).textContent).toContain('€39.99');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add to cart' }));
+    expect((screen.getByRole('spinbutton', { name: 'Quantity of Ghost of Tsushima' }) as HTMLInputElement).value).toBe('1');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Ghost of Tsushima' }));
+    expect(screen.getByRole('button', { name: 'Add to cart' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Buy in 1 click' }));
+    expect(await screen.findByRole('heading', { name: 'Cart' })).toBeTruthy();
+  });
+
+  it('disables buying when no keys are left', async () => {
+    answer(200, { ...game, stock: 0 });
+    renderPage();
+    expect(await screen.findByText('Out of stock')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Add to cart' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Buy in 1 click' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it("says 'Game not found' for an unknown id and leads back to the store", async () => {
+    answer(404, { error: 'Game not found' });
+    renderPage('nope');
+    expect(await screen.findByRole('heading', { name: 'Error' })).toBeTruthy();
+    expect(screen.getByText('Game not found')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Back to Store' }));
+    expect(await screen.findByRole('heading', { name: 'Store' })).toBeTruthy();
+  });
+
+  it("says 'Failed to load game details' when the server fails", async () => {
+    answer(500, { error: 'Internal Server Error' });
+    renderPage();
+    // Anything but a 404 is tried once more (after a second) before the error shows.
+    expect(await screen.findByText('Failed to load game details', {}, { timeout: 4000 })).toBeTruthy();
+  });
+});

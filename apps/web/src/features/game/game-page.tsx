@@ -1,0 +1,58 @@
+import { useEffect } from 'react';
+import { useParams } from 'react-router';
+import type { Game } from '@keystore/contract';
+import { ApiError } from '../../lib/api.ts';
+import { Breadcrumbs } from './breadcrumbs.tsx';
+import { GameAbout } from './game-about.tsx';
+import { GameError } from './game-error.tsx';
+import { infoRows } from './game-info.ts';
+import { GameSkeleton } from './game-skeleton.tsx';
+import { PurchasePanel } from './purchase-panel.tsx';
+import { useGame } from './use-game.ts';
+import styles from './game-layout.module.css';
+import { catalogMessages } from '@keystore/contract/messages';
+
+/** Game detail (SPEC §2, DESIGN §5): breadcrumbs, cover, info rows, real stock, euro price, cart actions and About. */
+export function GamePage() {
+  const { id = '' } = useParams();
+  const { data: game, isPending, error } = useGame(id);
+  useGameTitle(game);
+
+  if (isPending) return <GameSkeleton />;
+  if (error) return <GameError message={error instanceof ApiError && error.status === 404 ? catalogMessages.gameNotFound : catalogMessages.gameLoadFailed} />;
+
+  return (
+    <article className={styles.page}>
+      <Breadcrumbs game={game} />
+      <div className={styles.top}>
+        <img className={styles.cover} src={game.coverImage || game.image} alt={`${game.title} cover`} width={400} height={600} />
+        <div className={styles.details}>
+          <p className={styles.type}>{game.type}</p>
+          <h1 className={styles.title}>{game.title}</h1>
+          <dl className={styles.info}>
+            {infoRows(game).map((row) => (
+              <div key={row.label} className={styles.row}>
+                <dt>{row.label}</dt>
+                <dd>{row.value}</dd>
+              </div>
+            ))}
+          </dl>
+          <PurchasePanel game={game} />
+        </div>
+      </div>
+      <GameAbout game={game} />
+    </article>
+  );
+}
+
+/** "<title> (<platform>) · Keystore" in the tab while the game is shown; the previous title comes back after. */
+function useGameTitle(game: Game | undefined) {
+  useEffect(() => {
+    if (!game) return;
+    const previous = document.title;
+    document.title = `${game.title} (${game.platform}) · Keystore`;
+    return () => {
+      document.title = previous;
+    };
+  }, [game]);
+}

@@ -1,0 +1,141 @@
+import { act, cleanup, renderHook } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { STORAGE_KEYS } from '@keystore/contract/constants';
+import { addToCart, cartTotals, clearCart, removeFromCart, setCartQuantity, useCart, useCartQuantity, type CartItem } from './cart.ts';
+
+const game = (id: string, price: number, originalPrice: number | null = null): CartItem['game'] => ({
+  _id: id,
+  title: `Game ${id}`,
+  image: `/media/covers/${id}.svg`,
+  platform: 'PC',
+  region: 'Global',
+  price,
+  originalPrice,
+  type: 'Games',
+});
+
+const stored = (): CartItem[] => JSON.parse(localStorage.getItem(STORAGE_KEYS.cart) ?? 'null');
+
+describe('the cart', () => {
+  beforeEach(() => {
+    clearCart();
+    localStorage.clear();
+  });
+  afterEach(cleanup);
+
+  it('adds a new game with quantity 1 and an existing one by 1 more', () => {
+    const { result } = renderHook(() => useCart());
+    act(() => addToCart(game('a', 10)));
+    expect(result.current.items).toEqual([{ game: game('a', 10), quantity: 1 }]);
+    act(() => addToCart(game('a', 10)));
+    act(() => addToCart(game('b', 5)));
+    expect(result.current.items.map((item) => [item.game._id, item.quantity])).toEqual([
+      ['a', 2],
+      ['b', 1],
+    ]);
+  });
+
+  it('keeps only the fields a cart line needs', () => {
+    act(() => addToCart({ ...game('a', 10), description: 'long text', stock: 4 } as CartItem['game']));
+    expect(Object.keys(stored()[0]!.game).sort()).toEqual(['_id', 'image', 'originalPrice', 'platform', 'price', 'region', 'title', 'type']);
+  });
+
+  it('sets a quantity and ignores values below 1 or not whole', () => {
+    const { result } = renderHook(() => useCartQuantity('a'));
+    act(() => addToCart(game('a', 10)));
+    act(() => setCartQuantity('a', 5));
+    expect(result.current).toBe(5);
+    for (const invalid of [0, -1, 2.5, Number.NaN]) {
+      act(() => setCartQuantity('a', invalid));
+      expect(result.current).toBe(5);
+    }
+    act(() => setCartQuantity('missing', 3));
+    expect(stored()).toHaveLength(1);
+  });
+
+  it('removes one line, and clears them all', () => {
+    const { result } = renderHook(() => useCart());
+    act(() => {
+      addToCart(game('a', 10));
+      addToCart(game('b', 5));
+      addToCart(game('c', 1));
+    });
+    act(() => removeFromCart('b'));
+    expect(result.current.items.map((item) => item.game._id)).toEqual(['a', 'c']);
+    act(() => clearCart());
+    expect(result.current.items).toEqual([]);
+    expect(result.current.totalItems).toBe(0);
+    expect(result.current.totalPrice).toBe(0);
+    expect(stored()).toEqual([]);
+  });
+
+  it('totals the quantities and the price to the cent', () => {
+    expect(cartTotals([])).toEqual({ totalItems: 0, totalPrice: 0 });
+    // 0.1 + 0.2 in floating point is 0.30000000000000004; the cart counts in cents.
+    expect(cartTotals([{ game: game('a', 0.1), quantity: 1 }, { game: game('b', 0.2), quantity: 1 }]).totalPrice).toBe(0.3);
+    expect(cartTotals([{ game: game('a', 19.99), quantity: 3 }, { game: game('b', 47.24), quantity: 2 }])).toEqual({ totalItems: 5, totalPrice: 154.45 });
+    const { result } = renderHook(() => useCart());
+    act(() => {
+      addToCart(game('a', 8.39));
+      addToCart(game('a', 8.39));
+      addToCart(game('b', 20.99));
+    });
+    expect(result.current.totalItems).toBe(3);
+    expect(result.current.totalPrice).toBe(37.77);
+  });
+
+  it('persists every change in localStorage under its own key', () => {
+    act(() => addToCart(game('a', 10)));
+    act(() => setCartQuantity('a', 4));
+    expect(stored()).toEqual([{ game: game('a', 10), quantity: 4 }]);
+  });
+
+  it('starts from what localStorage holds, dropping malformed lines', async () => {
+    localStorage.setItem(
+      STORAGE_KEYS.cart,
+      JSON.stringify([{ game: game('a', 10), quantity: 2 }, { game: { title: 'no id' }, quantity: 1 }, { game: game('b', 1), quantity: 0 }, 'junk']),
+    );
+    vi.resetModules();
+    const fresh = await import('./cart.ts');
+    const { result } = renderHook(() => fresh.useCart());
+    expect(result.current.items).toEqual([{ game: game('a', 10), quantity: 2 }]);
+    expect(result.current.totalPrice).toBe(20);
+  });
+
+  it('starts empty when localStorage holds something that is not a cart', async () => {
+    localStorage.setItem(STORAGE_KEYS.cart, '{not json');
+    vi.resetModules();
+    const fresh = await import('./cart.ts');
+    const { result } = renderHook(() => fresh.useCart());
+    expect(result.current.items).toEqual([]);
+  });
+
+  it('follows a change made in another tab (a storage event)', () => {
+    const { result } = renderHook(() => useCart());
+    act(() => addToCart(game('a', 10)));
+    const fromOtherTab = JSON.stringify([{ game: game('a', 10), quantity: 3 }, { game: game('b', 2.5), quantity: 1 }]);
+    localStorage.setItem(STORAGE_KEYS.cart, fromOtherTab);
+    act(() => {
+      window.dispatchEvent(new StorageEvent('storage', { key: STORAGE_KEYS.cart, newValue: fromOtherTab }));
+    });
+    expect(result.current.totalItems).toBe(4);
+    expect(result.current.totalPrice).toBe(32.5);
+
+    // Another tab clearing all of localStorage sends a storage event with no key.
+    localStorage.clear();
+    act(() => {
+      window.dispatchEvent(new StorageEvent('storage', { key: null }));
+    });
+    expect(result.current.items).toEqual([]);
+  });
+
+  it('ignores storage events for other keys', () => {
+    const { result } = renderHook(() => useCart());
+    act(() => addToCart(game('a', 10)));
+    localStorage.setItem(STORAGE_KEYS.cart, '[]');
+    act(() => {
+      window.dispatchEvent(new StorageEvent('storage', { key: STORAGE_KEYS.token }));
+    });
+    expect(result.current.items).toHaveLength(1);
+  });
+});
