@@ -22,6 +22,21 @@ async function cardPrices(page: Page): Promise<number[]> {
   );
 }
 
+/**
+ * The prices once the grid shows a full page in the given order: right after the URL changes the
+ * previous page may still be on screen for a moment, so this waits for what the visitor ends up seeing.
+ */
+async function fullPageInOrder(page: Page, inOrder: (before: number, after: number) => boolean): Promise<number[]> {
+  let prices: number[] = [];
+  await expect
+    .poll(async () => {
+      prices = await cardPrices(page);
+      return prices.length === 20 && prices.every((price, index) => index === 0 || inOrder(prices[index - 1]!, price));
+    })
+    .toBe(true);
+  return prices;
+}
+
 /** The number in the "N products" line above the grid. */
 async function shownTotal(page: Page): Promise<number> {
   const text = (await page.getByText(/^\d+ products?$/).textContent()) ?? '';
@@ -123,16 +138,13 @@ describe('browsing the store', () => {
 
     await sort.selectOption({ label: 'By price (from low to high)' });
     await page.waitForURL('**/store?platform=pc&sort=price-asc');
-    const ascending = await cardPrices(page);
-    expect(ascending).toHaveLength(20);
-    expect(ascending.every((price, index) => index === 0 || price >= ascending[index - 1]!)).toBe(true);
+    const ascending = await fullPageInOrder(page, (before, after) => after >= before);
     const cheapest = ascending[0]!;
 
     await sort.selectOption({ label: 'By price (from high to low)' });
     await page.waitForURL('**/store?platform=pc&sort=price-desc');
-    const prices = await cardPrices(page);
+    const prices = await fullPageInOrder(page, (before, after) => after <= before);
     expect(prices[0]).toBeGreaterThan(cheapest);
-    expect(prices.every((price, index) => index === 0 || price <= prices[index - 1]!)).toBe(true);
 
     await page.getByRole('navigation', { name: 'Pagination' }).getByRole('link', { name: 'Page 2', exact: true }).click();
     await page.waitForURL('**/store?platform=pc&sort=price-desc&page=2');
