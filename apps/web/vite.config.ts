@@ -7,5 +7,6 @@ export default defineConfig({
     // `npm run dev -w @keystore/web` proxies the API to a server started with `npm start`.
     proxy: { '/api': 'http://127.0.0.1:3000', '/media': 'http://127.0.0.1:3000' },
   },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  // The manifest tells the server which chunks a page needs, so it can preload them with the HTML.
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, manifest: true },
 });

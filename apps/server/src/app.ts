@@ -87,9 +87,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   await app.register(catalogRoutes, { catalog });
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
-  await registerWebApp(app, config.webDist, async (pathname) => {
+  await registerWebApp(app, config.webDist, async (pathname, chunks) => {
     const head = await pageHead(pathname, catalog, config.publicUrl);
-    return { status: head.status, head: headHtml(head, config.publicUrl) };
+    return { status: head.status, head: headHtml(head, config.publicUrl, chunks(head.entry)) };
   });
   return app;
 }

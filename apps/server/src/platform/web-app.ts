@@ -8,8 +8,11 @@ import { notFoundAnswer } from './errors.ts';
  * Serves the built web app: hashed assets with long caching, and index.html for every other page
  * path so the browser router can take over. Unknown API paths answer a JSON 404.
  */
+/** The script and style files a module of the web app needs, beyond those index.html loads. */
+export type PageChunks = (entry: string | undefined) => { scripts: string[]; styles: string[] };
+
 /** The head and status of a page path, decided by the page's area. */
-export type RenderHead = (pathname: string) => Promise<{ status: number; head: string }>;
+export type RenderHead = (pathname: string, chunks: PageChunks) => Promise<{ status: number; head: string }>;
 
 export async function registerWebApp(app: FastifyInstance, webDist: string, renderHead: RenderHead): Promise<void> {
   const indexFile = path.join(webDist, 'index.html');
@@ -32,12 +35,14 @@ export async function registerWebApp(app: FastifyInstance, webDist: string, rend
     ? readFileSync(indexFile, 'utf8').replace(/<title>[^<]*<\/title>\s*/, '').replace(/<meta name="description"[^>]*>\s*/, '')
     : undefined;
 
+  const chunksOf = pageChunks(path.join(webDist, '.vite', 'manifest.json'));
+
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     if (pathname.startsWith('/api/') || pathname === '/api' || !template || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.code(404).send(notFoundAnswer);
     }
-    const { status, head } = await renderHead(safeDecode(pathname));
+    const { status, head } = await renderHead(safeDecode(pathname), chunksOf);
     return reply
       .code(status)
       .type('text/html; charset=utf-8')
@@ -53,4 +58,38 @@ function safeDecode(pathname: string): string {
   } catch {
     return pathname;
   }
+}
+
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+}
+
+/**
+ * Reads Vite's build manifest once and answers, for a page module, its chunk and the chunks it
+ * imports (not index.html's own, already in the page), so they load in parallel with the entry.
+ */
+function pageChunks(manifestFile: string): PageChunks {
+  if (!existsSync(manifestFile)) return () => ({ scripts: [], styles: [] });
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
+  const cache = new Map<string, { scripts: string[]; styles: string[] }>();
+  return (entry) => {
+    if (!entry || !manifest[entry]) return { scripts: [], styles: [] };
+    const known = cache.get(entry);
+    if (known) return known;
+    const scripts = new Set<string>();
+    const styles = new Set<string>();
+    const visit = (key: string): void => {
+      const chunk = manifest[key];
+      if (!chunk || key === 'index.html' || scripts.has(`/${chunk.file}`)) return;
+      scripts.add(`/${chunk.file}`);
+      for (const css of chunk.css ?? []) styles.add(`/${css}`);
+      for (const imported of chunk.imports ?? []) visit(imported);
+    };
+    visit(entry);
+    const found = { scripts: [...scripts], styles: [...styles] };
+    cache.set(entry, found);
+    return found;
+  };
 }

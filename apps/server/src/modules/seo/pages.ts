@@ -1,4 +1,4 @@
-import type { Game } from '@keystore/contract';
+import { TOP_SALES_COUNT, type Game } from '@keystore/contract';
 import { HttpError } from '../../platform/errors.ts';
 import type { CatalogService } from '../catalog/service.ts';
 
@@ -12,26 +12,44 @@ export interface PageHead {
   image?: string;
   type?: 'website' | 'product';
   jsonLd?: object;
+  /** The web app's module for this page (a key of the build manifest), fetched along with the HTML. */
+  entry?: string;
+  /** Data and images the page will ask for at once: fetched along with the HTML too. */
+  preload?: Array<{ href: string; as: 'fetch' | 'image' }>;
 }
 
 const SITE = 'Keystore';
 
 /** The web app's pages with their own title and description (keep in step with apps/web/src/app/router.tsx). */
-export const STATIC_PAGES: Record<string, { title: string; description: string; indexed: boolean }> = {
+export const STATIC_PAGES: Record<string, Pick<PageHead, 'title' | 'description' | 'entry' | 'preload'> & { indexed: boolean }> = {
   '/': {
     title: 'Keystore: digital game keys for PC, Xbox, PlayStation and Nintendo',
     description: 'Game keys, DLC and gift cards at fair prices in euro, delivered to your library within one business day.',
     indexed: true,
+    entry: 'src/features/home/home-page.tsx',
+    // The exact request of the home page's top sales (apps/web/src/features/home/use-top-sales.ts).
+    preload: [{ href: `/api/games?sort=popularity&pageSize=${TOP_SALES_COUNT}`, as: 'fetch' }],
   },
   '/store': {
     title: 'Store · Keystore',
     description: 'Browse thousands of game keys, DLC and gift cards. Filter by platform, genre, region and language.',
     indexed: true,
+    entry: 'src/features/store/store-page.tsx',
   },
-  '/cart': { title: 'Cart · Keystore', description: 'Your cart at Keystore.', indexed: false },
-  '/terms': { title: 'Terms & Conditions · Keystore', description: 'The terms of sale of Keystore Digital Ltd.', indexed: true },
-  '/cookie-policy': { title: 'Cookie Policy · Keystore', description: 'Which cookies Keystore uses and how to change your consent.', indexed: true },
-  '/privacy-policy': { title: 'Privacy Policy · Keystore', description: 'How Keystore handles your personal data.', indexed: true },
+  '/cart': { title: 'Cart · Keystore', description: 'Your cart at Keystore.', indexed: false, entry: 'src/features/cart/cart-page.tsx' },
+  '/terms': { title: 'Terms & Conditions · Keystore', description: 'The terms of sale of Keystore Digital Ltd.', indexed: true, entry: 'src/features/legal/terms-page.tsx' },
+  '/cookie-policy': {
+    title: 'Cookie Policy · Keystore',
+    description: 'Which cookies Keystore uses and how to change your consent.',
+    indexed: true,
+    entry: 'src/features/legal/cookie-policy-page.tsx',
+  },
+  '/privacy-policy': {
+    title: 'Privacy Policy · Keystore',
+    description: 'How Keystore handles your personal data.',
+    indexed: true,
+    entry: 'src/features/legal/privacy-policy-page.tsx',
+  },
 };
 
 const NOT_FOUND = { title: `Page not found · ${SITE}`, description: 'This page does not exist. Back to the store.' };
@@ -40,7 +58,7 @@ const NOT_FOUND = { title: `Page not found · ${SITE}`, description: 'This page 
 export async function pageHead(pathname: string, catalog: CatalogService, publicUrl: string): Promise<PageHead> {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   const known = STATIC_PAGES[path];
-  if (known) return { status: 200, title: known.title, description: known.description, path };
+  if (known) return { status: 200, title: known.title, description: known.description, path, entry: known.entry, preload: known.preload };
   const game = /^\/game\/([a-z0-9]{1,64})$/.exec(path);
   if (game) {
     try {
@@ -62,6 +80,11 @@ function gameHead(game: Game, path: string, publicUrl: string): PageHead {
     path,
     image,
     type: 'product',
+    entry: 'src/features/game/game-page.tsx',
+    preload: [
+      { href: `/api/games/${game._id}`, as: 'fetch' },
+      { href: game.coverImage, as: 'image' },
+    ],
     jsonLd: {
       '@context': 'https://schema.org',
       '@type': 'Product',
@@ -81,10 +104,17 @@ function gameHead(game: Game, path: string, publicUrl: string): PageHead {
   };
 }
 
-/** The head as HTML tags, every value escaped. */
-export function headHtml(head: PageHead, publicUrl: string): string {
+/** The head as HTML tags, every value escaped; `chunks` are the page's own script and style files. */
+export function headHtml(head: PageHead, publicUrl: string, chunks: { scripts: string[]; styles: string[] } = { scripts: [], styles: [] }): string {
   const url = `${publicUrl}${head.path}`;
   const tags = [
+    ...chunks.scripts.map((file) => `<link rel="modulepreload" crossorigin href="${escapeHtml(file)}" />`),
+    ...chunks.styles.map((file) => `<link rel="stylesheet" crossorigin href="${escapeHtml(file)}" />`),
+    ...(head.preload ?? []).map((item) =>
+      item.as === 'fetch'
+        ? `<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeHtml(item.href)}" />`
+        : `<link rel="preload" as="image" href="${escapeHtml(item.href)}" />`,
+    ),
     `<title>${escapeHtml(head.title)}</title>`,
     `<meta name="description" content="${escapeHtml(head.description)}" />`,
     `<link rel="canonical" href="${escapeHtml(url)}" />`,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,15 @@ describe('pages as the server sends them', () => {
     writeFileSync(
       path.join(web, 'index.html'),
       '<!doctype html><html><head><meta charset="UTF-8" /><!--page-head--><title>Default</title><meta name="description" content="Default" /></head><body><div id="root"></div></body></html>',
+    );
+    mkdirSync(path.join(web, '.vite'));
+    writeFileSync(
+      path.join(web, '.vite', 'manifest.json'),
+      JSON.stringify({
+        'index.html': { file: 'assets/index-1.js' },
+        '_card.js': { file: 'assets/card-1.js', imports: ['index.html'], css: ['assets/card-1.css'] },
+        'src/features/game/game-page.tsx': { file: 'assets/game-page-1.js', imports: ['index.html', '_card.js'] },
+      }),
     );
     t = await buildTestApp({ env: { WEB_DIST: web, PUBLIC_URL: 'https://shop.example' } });
     await t.app.catalog.syncNow();
@@ -40,6 +49,17 @@ describe('pages as the server sends them', () => {
     const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(page.body)![1]!);
     expect(jsonLd).toMatchObject({ '@type': 'Product', name: game!.title, offers: { priceCurrency: 'EUR', price: game!.price.toFixed(2) } });
     expect(page.body).toContain(`<meta property="og:image" content="https://shop.example/media/covers/${game!._id}.svg" />`);
+  });
+
+  it("starts fetching a page's own scripts, data and cover together with the HTML", async () => {
+    const [game] = (await t.app.inject({ url: '/api/games?search=Witcher 3' })).json<GameListAnswer>().items;
+    const page = (await t.app.inject({ url: `/game/${game!._id}` })).body;
+    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/game-page-1.js" />');
+    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/card-1.js" />');
+    expect(page).toContain('<link rel="stylesheet" crossorigin href="/assets/card-1.css" />');
+    expect(page).not.toContain('href="/assets/index-1.js"');
+    expect(page).toContain(`<link rel="preload" as="fetch" crossorigin="anonymous" href="/api/games/${game!._id}" />`);
+    expect(page).toContain(`<link rel="preload" as="image" href="/media/covers/${game!._id}.svg" />`);
   });
 
   it('answers 404 for unknown paths and unknown games, with the page still rendered by the app', async () => {
