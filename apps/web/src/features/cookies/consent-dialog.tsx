@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Link } from 'react-router';
 import type { Consent, ConsentStatus, CookiePreferences } from '../../lib/consent.ts';
-import { useFocusTrap } from './use-focus-trap.ts';
+import { useFocusTrap } from '../../ui/use-focus-trap.ts';
 import styles from './cookie-consent.module.css';
 
 interface ConsentDialogProps {
@@ -25,9 +25,13 @@ export function ConsentDialog({ consent, onDecide, onClose }: ConsentDialogProps
   const textId = useId();
   const [chosen, setChosen] = useState({ statistic: consent?.preferences.statistic ?? false, preferences: consent?.preferences.preferences ?? false });
   const dismissible = consent !== null;
-  useFocusTrap(ref, () => {
-    if (dismissible) onClose();
-  });
+  useFocusTrap(
+    ref,
+    () => {
+      if (dismissible) onClose();
+    },
+    { initialFocus: 'container', isolate: true },
+  );
 
   return createPortal(
     <div
