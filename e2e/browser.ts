@@ -1,7 +1,7 @@
 // The system Chromium driven by playwright-core: no test tool downloads a browser of its own.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -34,14 +34,22 @@ export async function accessibilityViolations(page: Page): Promise<Array<{ id: s
 }
 
 /**
- * A new page (own context, own storage) for a journey that is not about cookie consent: the
- * visitor has already chosen "necessary only", so the consent dialog stays closed.
+ * A browser context (own storage) of a visitor who has already answered the cookie question
+ * ("necessary only"), for journeys that are not about cookie consent: its dialog stays closed.
+ * Pages of one context share localStorage, like the tabs of one browser.
  */
-export async function newVisitorPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
-  const page = await browser.newPage(options);
-  await page.addInitScript(() => {
-    const consent = { id: 'e2e-visitor', status: 'necessary', preferences: { necessary: true, statistic: false, preferences: false }, givenAt: new Date().toISOString() };
-    localStorage.setItem('keystore.cookieConsent.v1', JSON.stringify(consent));
+export async function newVisitorContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  await context.addInitScript(() => {
+    const key = 'keystore.cookieConsent.v1';
+    if (localStorage.getItem(key)) return;
+    const preferences = { necessary: true, statistic: false, preferences: false };
+    localStorage.setItem(key, JSON.stringify({ id: 'e2e-visitor', status: 'necessary', preferences, givenAt: new Date().toISOString() }));
   });
-  return page;
+  return context;
+}
+
+/** A page in a new visitor context (see newVisitorContext). */
+export async function newVisitorPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  return (await newVisitorContext(browser, options)).newPage();
 }

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Dialog, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { accessibilityViolations, launchBrowser, screenshot } from './browser.ts';
+import { accessibilityViolations, launchBrowser, newVisitorContext, screenshot } from './browser.ts';
 
 interface ListedGame {
   _id: string;
@@ -30,14 +30,7 @@ describe('the cart', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     // bypassCSP: axe-core is injected as an inline script. Both tabs share this context's localStorage.
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-    await context.addInitScript(() => {
-      // A visitor who has already answered the cookie question.
-      const key = 'keystore.cookieConsent.v1';
-      if (localStorage.getItem(key)) return;
-      const preferences = { necessary: true, statistic: false, preferences: false };
-      localStorage.setItem(key, JSON.stringify({ id: 'e2e-visitor', status: 'necessary', preferences, givenAt: new Date().toISOString() }));
-    });
+    context = await newVisitorContext(browser, { viewport: { width: 1280, height: 900 }, bypassCSP: true });
     page = await context.newPage();
     const { items } = (await fetch(`${baseUrl}/api/games?pageSize=100`).then((response) => response.json())) as { items: ListedGame[] };
     sale = items.find((game) => game.originalPrice !== null && game.originalPrice > game.price && game.stock > 5)!;

@@ -2,16 +2,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { STORAGE_KEYS } from '@keystore/contract/constants';
 import type { Game } from '@keystore/contract';
-import { accessibilityViolations, launchBrowser, screenshot } from './browser.ts';
+import { accessibilityViolations, launchBrowser, newVisitorContext, screenshot } from './browser.ts';
 
-// A choice already made, so the cookie dialog (another journey) stays out of this one's way.
-const consent = JSON.stringify({ id: 'e2e-game', status: 'necessary', preferences: { necessary: true, statistic: false, preferences: false }, givenAt: new Date().toISOString() });
-
-async function openContext(browser: Browser, width: number, height: number): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
-  await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [STORAGE_KEYS.cookieConsent, consent]);
-  return context;
-}
+/** A visitor's context at the given size (bypassCSP: axe-core is injected as an inline script). */
+const openContext = (browser: Browser, width: number, height: number): Promise<BrowserContext> =>
+  newVisitorContext(browser, { viewport: { width, height }, bypassCSP: true });
 
 /** The value beside an info row's label. */
 const infoValue = (page: Page, label: string) => page.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd').textContent();

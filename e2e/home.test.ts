@@ -1,16 +1,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { STORAGE_KEYS, TOP_SALES_COUNT } from '@keystore/contract/constants';
-import { accessibilityViolations, launchBrowser, screenshot } from './browser.ts';
+import { TOP_SALES_COUNT } from '@keystore/contract/constants';
+import { accessibilityViolations, launchBrowser, newVisitorContext, screenshot } from './browser.ts';
 
-// A choice already made, so the cookie dialog (another journey) stays out of this one's way.
-const consent = JSON.stringify({ id: 'e2e-home', status: 'necessary', preferences: { necessary: true, statistic: false, preferences: false }, givenAt: new Date().toISOString() });
-
-async function openContext(browser: Browser, width: number, height: number): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width, height }, bypassCSP: true });
-  await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [STORAGE_KEYS.cookieConsent, consent]);
-  return context;
-}
+/** A visitor's context at the given size (bypassCSP: axe-core is injected as an inline script). */
+const openContext = (browser: Browser, width: number, height: number): Promise<BrowserContext> =>
+  newVisitorContext(browser, { viewport: { width, height }, bypassCSP: true });
 
 /** The label ("N of 10") of the slide in view: the others are inert. */
 const currentSlide = (page: Page) => page.locator('[aria-roledescription="slide"]:not([inert])').getAttribute('aria-label');

@@ -1,18 +1,6 @@
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { accessibilityViolations, launchBrowser, screenshot } from './browser.ts';
-
-/** A page of a visitor who has already answered the cookie question, so its dialog stays closed. */
-async function visitorPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext(options);
-  await context.addInitScript(() => {
-    const key = 'keystore.cookieConsent.v1';
-    if (localStorage.getItem(key)) return;
-    const preferences = { necessary: true, statistic: false, preferences: false };
-    localStorage.setItem(key, JSON.stringify({ id: 'e2e-visitor', status: 'necessary', preferences, givenAt: new Date().toISOString() }));
-  });
-  return context.newPage();
-}
+import { accessibilityViolations, launchBrowser, newVisitorPage, screenshot } from './browser.ts';
 
 /** The euro prices of the cards on screen once the page has loaded, in order (a card's first amount is its price). */
 async function cardPrices(page: Page): Promise<number[]> {
@@ -50,7 +38,7 @@ describe('browsing the store', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    page = await visitorPage(browser, { viewport: { width: 1280, height: 900 } });
+    page = await newVisitorPage(browser, { viewport: { width: 1280, height: 900 } });
   });
   afterAll(() => browser.close());
 
@@ -179,7 +167,7 @@ describe('browsing the store', () => {
 
   it('has no serious accessibility violations', async () => {
     // axe-core is injected as an inline script, which the store's Content-Security-Policy rightly forbids.
-    const audited = await visitorPage(browser, { viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const audited = await newVisitorPage(browser, { viewport: { width: 1280, height: 900 }, bypassCSP: true });
     await audited.goto(`${baseUrl}/store?genre=Action`);
     await expect.poll(() => audited.getByRole('article').count()).toBe(20);
     expect(await accessibilityViolations(audited)).toEqual([]);
@@ -188,7 +176,7 @@ describe('browsing the store', () => {
 
   it('runs under the Content-Security-Policy without errors in the console', async () => {
     const errors: string[] = [];
-    const checked = await visitorPage(browser);
+    const checked = await newVisitorPage(browser);
     checked.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
     });
@@ -207,7 +195,7 @@ describe('the store on a phone', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    page = await visitorPage(browser, { viewport: { width: 390, height: 844 }, bypassCSP: true, isMobile: true, hasTouch: true });
+    page = await newVisitorPage(browser, { viewport: { width: 390, height: 844 }, bypassCSP: true, isMobile: true, hasTouch: true });
   });
   afterAll(() => browser.close());
 

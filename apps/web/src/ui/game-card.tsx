@@ -1,13 +1,11 @@
 import { Link } from 'react-router';
 import type { GameListItem } from '@keystore/contract';
-import { addToCart, removeFromCart, setCartQuantity, useCartQuantity } from '../lib/cart.ts';
 import { formatEuro } from '../lib/money.ts';
-import { QuantityControl } from './quantity-control.tsx';
+import { CartControl } from './cart-control.tsx';
 import styles from './game-card.module.css';
 
 /** A product tile: cover, type, platform, price and title open the game page; Add to cart or the quantity control below. */
 export function GameCard({ game }: { game: GameListItem }) {
-  const quantity = useCartQuantity(game._id);
   const onSale = game.originalPrice !== null && game.originalPrice > game.price;
   const outOfStock = game.stock === 0;
   return (
@@ -27,18 +25,8 @@ export function GameCard({ game }: { game: GameListItem }) {
       <div className={styles.actions}>
         {outOfStock ? (
           <span className={styles.out}>Out of stock</span>
-        ) : quantity > 0 ? (
-          <QuantityControl
-            label={game.title}
-            value={quantity}
-            min={0}
-            onChange={(next) => setCartQuantity(game._id, next)}
-            onRemove={() => removeFromCart(game._id)}
-          />
         ) : (
-          <button type="button" className={styles.add} onClick={() => addToCart(game)}>
-            Add to cart<span className="visually-hidden">: {game.title}</span>
-          </button>
+          <CartControl game={game} className={styles.add} nameWithTitle />
         )}
       </div>
     </article>

@@ -1,8 +1,8 @@
 import { useNavigate } from 'react-router';
 import type { Game } from '@keystore/contract';
-import { addToCart, removeFromCart, setCartQuantity, useCartQuantity } from '../../lib/cart.ts';
+import { addToCart, useCartQuantity } from '../../lib/cart.ts';
 import { formatEuro } from '../../lib/money.ts';
-import { QuantityControl } from '../../ui/quantity-control.tsx';
+import { CartControl } from '../../ui/cart-control.tsx';
 import { keysLeftText } from './game-info.ts';
 import styles from './purchase-panel.module.css';
 
@@ -33,19 +33,7 @@ export function PurchasePanel({ game }: { game: Game }) {
         )}
       </p>
       <div className={styles.actions}>
-        {quantity > 0 && !outOfStock ? (
-          <QuantityControl
-            label={game.title}
-            value={quantity}
-            min={0}
-            onChange={(next) => setCartQuantity(game._id, next)}
-            onRemove={() => removeFromCart(game._id)}
-          />
-        ) : (
-          <button type="button" className={styles.add} disabled={outOfStock} onClick={() => addToCart(game)}>
-            Add to cart
-          </button>
-        )}
+        <CartControl game={game} className={styles.add} disabled={outOfStock} />
         <button type="button" className={styles.buy} disabled={outOfStock} onClick={buyNow}>
           Buy in 1 click
         </button>
