@@ -10,6 +10,7 @@ import {
 } from '@keystore/contract';
 import { Bitset, intersectAll } from './bitset.ts';
 import { Lru } from './lru.ts';
+import { idRanks, interner, listInterner, numberRanks } from './ranks.ts';
 import { TextSearch } from './text-search.ts';
 
 /** What the index holds of a game: its list answer's fields, plus what it ranks and sorts on. */
@@ -319,51 +320,4 @@ export class CatalogIndex {
     }
     return set;
   }
-}
-
-/** The rank of each id in code-unit order (PostgreSQL's `COLLATE "C"` for the store's ASCII ids). */
-function idRanks(ids: readonly string[]): Uint32Array {
-  const rankOf = new Map<string, number>();
-  [...ids].sort().forEach((id, rank) => rankOf.set(id, rank));
-  return Uint32Array.from(ids, (id) => rankOf.get(id)!);
-}
-
-/** The rank of each number among the distinct values (equal values share a rank), by typed sort and binary search. */
-function numberRanks(values: Float64Array): Uint32Array {
-  const sorted = values.slice().sort();
-  let distinct = 0;
-  for (let i = 0; i < sorted.length; i += 1) if (i === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
-  return Uint32Array.from(values, (value) => {
-    let low = 0;
-    let high = distinct - 1;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (sorted[middle]! < value) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  });
-}
-
-/** One shared array per distinct list of values (there are only so many genre combinations). */
-function listInterner(): (values: string[]) => string[] {
-  const seen = new Map<string, string[]>();
-  return (values) => {
-    const key = values.join('\u0000');
-    const known = seen.get(key);
-    if (known) return known;
-    seen.set(key, values);
-    return values;
-  };
-}
-
-/** One shared string per distinct value, instead of one per row read from the database. */
-function interner(): (value: string) => string {
-  const seen = new Map<string, string>();
-  return (value) => {
-    const known = seen.get(value);
-    if (known !== undefined) return known;
-    seen.set(value, value);
-    return value;
-  };
 }
