@@ -53,3 +53,8 @@ export async function newVisitorContext(browser: Browser, options: BrowserContex
 export async function newVisitorPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
   return (await newVisitorContext(browser, options)).newPage();
 }
+
+/** A visitor's context at a window size, with axe-core allowed to inject its inline script (bypassCSP). */
+export function visitorContextAt(browser: Browser, width: number, height: number): Promise<BrowserContext> {
+  return newVisitorContext(browser, { viewport: { width, height }, bypassCSP: true });
+}

@@ -2,11 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { STORAGE_KEYS } from '@keystore/contract/constants';
 import type { Game } from '@keystore/contract';
-import { accessibilityViolations, launchBrowser, newVisitorContext, screenshot } from './browser.ts';
-
-/** A visitor's context at the given size (bypassCSP: axe-core is injected as an inline script). */
-const openContext = (browser: Browser, width: number, height: number): Promise<BrowserContext> =>
-  newVisitorContext(browser, { viewport: { width, height }, bypassCSP: true });
+import { accessibilityViolations, launchBrowser, screenshot, visitorContextAt } from './browser.ts';
 
 /** The value beside an info row's label. */
 const infoValue = (page: Page, label: string) => page.locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd').textContent();
@@ -20,7 +16,7 @@ describe('the game page', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    context = await openContext(browser, 1280, 900);
+    context = await visitorContextAt(browser, 1280, 900);
     page = await context.newPage();
   });
   afterAll(() => browser.close());
@@ -94,7 +90,7 @@ describe('the game page', () => {
   });
 
   it('fits a 390 px wide phone', async () => {
-    const phone = await openContext(browser, 390, 844);
+    const phone = await visitorContextAt(browser, 390, 844);
     const mobile = await phone.newPage();
     await mobile.goto(`${baseUrl}/game/${game._id}`);
     await expect.poll(() => mobile.getByRole('heading', { level: 1, name: game.title }).isVisible()).toBe(true);

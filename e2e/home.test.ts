@@ -1,11 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TOP_SALES_COUNT } from '@keystore/contract/constants';
-import { accessibilityViolations, launchBrowser, newVisitorContext, screenshot } from './browser.ts';
-
-/** A visitor's context at the given size (bypassCSP: axe-core is injected as an inline script). */
-const openContext = (browser: Browser, width: number, height: number): Promise<BrowserContext> =>
-  newVisitorContext(browser, { viewport: { width, height }, bypassCSP: true });
+import { accessibilityViolations, launchBrowser, screenshot, visitorContextAt } from './browser.ts';
 
 /** The label ("N of 10") of the slide in view: the others are inert. */
 const currentSlide = (page: Page) => page.locator('[aria-roledescription="slide"]:not([inert])').getAttribute('aria-label');
@@ -18,7 +14,7 @@ describe('the home page', () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    context = await openContext(browser, 1280, 900);
+    context = await visitorContextAt(browser, 1280, 900);
     page = await context.newPage();
   });
   afterAll(() => browser.close());
@@ -82,7 +78,7 @@ describe('the home page', () => {
   });
 
   it('fits a 390 px wide phone', async () => {
-    const phone = await openContext(browser, 390, 844);
+    const phone = await visitorContextAt(browser, 390, 844);
     const mobile = await phone.newPage();
     await mobile.goto(baseUrl);
     await expect.poll(() => mobile.getByRole('region', { name: 'Top sales' }).getByRole('article').count()).toBe(TOP_SALES_COUNT);
