@@ -36,6 +36,7 @@ const environmentSchema = z.object({
   AI_CHAT_MODEL: z.string().default('gpt-4o-mini'),
   AI_IMAGE_MODEL: z.string().default('gpt-image-1'),
   TRUST_PROXY: flag.default(false),
+  REDIS_URL: z.string().optional(),
   ANALYTICS_SCRIPT_URL: z.url().optional(),
   WEB_DIST: z.string().optional(),
 });
@@ -64,6 +65,8 @@ export interface Config {
   payments: { provider: 'test' | 'stripe'; stripeSecretKey: string | undefined; stripeWebhookSecret: string | undefined };
   ai: { apiKey: string | undefined; baseUrl: string | undefined; chatModel: string; imageModel: string };
   trustProxy: boolean;
+  /** Rate-limit counters shared by every instance; in memory per instance when unset. */
+  redisUrl: string | undefined;
   /** A statistics script the web app loads only with the visitor's consent. */
   analyticsScriptUrl: string | undefined;
   /** The built web app; the server serves it when the folder exists. */
@@ -111,6 +114,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     ai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, chatModel: e.AI_CHAT_MODEL, imageModel: e.AI_IMAGE_MODEL },
     trustProxy: e.TRUST_PROXY,
+    redisUrl: e.REDIS_URL || undefined,
     analyticsScriptUrl: e.ANALYTICS_SCRIPT_URL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
   };

@@ -116,3 +116,39 @@ export const CAROUSEL_SWIPE_PX = 50;
 /** The shop's public support address and hours (SPEC §1), shown in the footer and the legal pages. */
 export const SUPPORT_EMAIL = 'support@keystore.example';
 export const SUPPORT_HOURS = '10:00–22:00 UK time';
+
+/** Accounts (SPEC §5, §9, issue 4): lengths, codes, delays of the auth dialogs. */
+export const USERNAME_MIN_LENGTH = 3;
+export const USERNAME_MAX_LENGTH = 20;
+export const PASSWORD_MIN_LENGTH = 6;
+/** Above this a password is refused before hashing, so nobody can make the server hash megabytes. */
+export const PASSWORD_MAX_LENGTH = 128;
+export const EMAIL_MAX_LENGTH = 254;
+export const CODE_LENGTH = 6;
+export const CODE_TTL_MINUTES = 10;
+export const CODE_MAX_ATTEMPTS = 5;
+export const RESEND_LOCK_SECONDS = 30;
+export const RESET_TOKEN_TTL_MINUTES = 30;
+export const SUCCESS_TO_LOGIN_MS = 1500;
+export const FORGOT_CLOSE_MS = 2000;
+export const AVATAR_MAX_BYTES = 5_242_880;
+
+export const ROLES = ['customer', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Membership tiers by total spend in euro (SPEC §4): a tier holds from its `from` up to the next one's. */
+export const MEMBERSHIP_TIERS = [
+  { name: 'Key Newb', from: 0 },
+  { name: 'Bundle Raider', from: 100 },
+  { name: 'Loot Veteran', from: 250 },
+  { name: 'Deal Architect', from: 400 },
+  { name: 'Cart King', from: 800 },
+] as const;
+export type Membership = (typeof MEMBERSHIP_TIERS)[number]['name'];
+
+/** The tier a customer holds after spending `totalSpent` euro. */
+export function membershipFor(totalSpent: number): Membership {
+  let tier: Membership = MEMBERSHIP_TIERS[0].name;
+  for (const candidate of MEMBERSHIP_TIERS) if (totalSpent >= candidate.from) tier = candidate.name;
+  return tier;
+}

@@ -3,3 +3,6 @@ export * from './constants.ts';
 export * from './messages.ts';
 export * from './catalog.ts';
 export * from './health.ts';
+export * from './rules.ts';
+export * from './email-domains.ts';
+export * from './accounts.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { SystemRequirements } from '@keystore/contract';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { Role, SystemRequirements } from '@keystore/contract';
 
 /** The catalogue: one row per supplier product. Money is held in euro cents. */
 export const games = pgTable(
@@ -57,3 +57,97 @@ export const syncRuns = pgTable('sync_runs', {
   deactivated: integer('deactivated').notNull().default(0),
   error: text('error'),
 });
+
+const moment = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Customers and admins. E-mails are stored lowercase; usernames are unique without regard to case. */
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role').$type<Role>().notNull().default('customer'),
+    emailVerifiedAt: moment('email_verified_at'),
+    /** File name of the re-encoded avatar under DATA_DIR/avatars, or null for the default icon. */
+    avatar: text('avatar'),
+    createdAt: moment('created_at').notNull().default(sql`now()`),
+    updatedAt: moment('updated_at').notNull().default(sql`now()`),
+  },
+  (table) => [uniqueIndex('users_email_idx').on(table.email), uniqueIndex('users_username_lower_idx').on(sql`lower(${table.username})`)],
+);
+
+/** A signed-in device. A JWT names its session, so ending the row ends the token at once. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: moment('created_at').notNull().default(sql`now()`),
+    expiresAt: moment('expires_at').notNull(),
+    revokedAt: moment('revoked_at'),
+  },
+  (table) => [index('sessions_user_idx').on(table.userId)],
+);
+
+/**
+ * Single-use secrets sent by e-mail: 6-digit codes (e-mail verification, new device) and password
+ * reset tokens. Only a hash is stored; a code dies when used, expired or tried too often.
+ */
+export const accountCodes = pgTable(
+  'account_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<'verify-email' | 'new-device' | 'reset-password'>().notNull(),
+    secretHash: text('secret_hash').notNull(),
+    /** For a new-device code: the address it will trust once verified. */
+    ip: text('ip'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: moment('created_at').notNull().default(sql`now()`),
+    expiresAt: moment('expires_at').notNull(),
+    usedAt: moment('used_at'),
+  },
+  (table) => [index('account_codes_user_purpose_idx').on(table.userId, table.purpose)],
+);
+
+/** Addresses from which an account has verified a login; a login from elsewhere asks for a code. */
+export const trustedIps = pgTable(
+  'trusted_ips',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    ip: text('ip').notNull(),
+    verifiedAt: moment('verified_at').notNull().default(sql`now()`),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.ip] })],
+);
+
+/**
+ * Every e-mail the store sends. With SMTP it is the retry queue; without, it is the dev outbox
+ * listed at /dev/mail.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    createdAt: moment('created_at').notNull().default(sql`now()`),
+    sentAt: moment('sent_at'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: moment('next_attempt_at').notNull().default(sql`now()`),
+    lastError: text('last_error'),
+  },
+  (table) => [index('mail_outbox_pending_idx').on(table.nextAttemptAt).where(sql`${table.sentAt} is null`)],
+);

@@ -1,0 +1,108 @@
+// Requests and answers of /api/auth and /api/users (SPEC §7, DESIGN §4). The field rules come from
+// rules.ts, so the server answers exactly the messages the dialogs show.
+import { z } from 'zod';
+import { MEMBERSHIP_TIERS, ROLES } from './constants.ts';
+import { validationMessages as m } from './messages.ts';
+import {
+  codeProblem,
+  emailProblem,
+  newPasswordProblem,
+  normalizeEmail,
+  passwordProblem,
+  resetPasswordProblem,
+  usernameProblem,
+  type Problem,
+} from './rules.ts';
+
+/** A required string field checked by one of the shared rules. */
+function ruled(rule: (value: string) => Problem, missing: string) {
+  return z.string({ error: missing }).superRefine((value, context) => {
+    const problem = rule(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
+}
+
+/** An e-mail as the user typed it: checked by the shared rule, then lowercased. */
+export const emailField = ruled(emailProblem, m.emailRequired).transform(normalizeEmail);
+/** An e-mail that is only looked up (login, resend): lowercased, no provider check, so nobody is locked out. */
+const lookupEmailField = z.string({ error: m.emailRequired }).min(1, m.emailRequired).max(254, m.emailFormat).transform(normalizeEmail);
+const usernameField = ruled(usernameProblem, m.usernameRequired).transform((value) => value.trim());
+const codeField = ruled(codeProblem, m.codeIncomplete);
+
+export const messageSchema = z.object({ message: z.string() }).meta({ id: 'Message' });
+export type MessageAnswer = z.infer<typeof messageSchema>;
+
+/** One line of the order history (SPEC §3, purchase history entry). */
+export const purchaseHistoryEntrySchema = z
+  .object({
+    _id: z.string(),
+    items: z.string(),
+    image: z.string(),
+    date: z.string(),
+    status: z.string(),
+    deliveryStatus: z.string(),
+    currency: z.string(),
+    amount: z.number(),
+  })
+  .meta({ id: 'PurchaseHistoryEntry' });
+export type PurchaseHistoryEntry = z.infer<typeof purchaseHistoryEntrySchema>;
+
+/** The signed-in user as the profile and the login answer show it. */
+export const userSchema = z
+  .object({
+    _id: z.string(),
+    username: z.string(),
+    email: z.string(),
+    avatar: z.string().nullable(),
+    role: z.enum(ROLES),
+    createdAt: z.string(),
+    totalSpent: z.number(),
+    totalGames: z.number().int(),
+    membership: z.enum(MEMBERSHIP_TIERS.map((tier) => tier.name) as [string, ...string[]]),
+    purchaseHistory: z.array(purchaseHistoryEntrySchema),
+  })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof userSchema>;
+
+export const registerRequestSchema = z.object({ username: usernameField, email: emailField, password: ruled(passwordProblem, m.passwordRequired) });
+export type RegisterRequest = z.input<typeof registerRequestSchema>;
+
+export const loginRequestSchema = z.object({ email: lookupEmailField, password: z.string({ error: m.passwordRequired }).min(1, m.passwordRequired) });
+export type LoginRequest = z.input<typeof loginRequestSchema>;
+
+export const sessionSchema = z.object({ token: z.string(), user: userSchema }).meta({ id: 'Session' });
+export type Session = z.infer<typeof sessionSchema>;
+export const twoFactorSchema = z.object({ twoFactorRequired: z.literal(true), message: z.string() }).meta({ id: 'TwoFactorRequired' });
+export const loginAnswerSchema = z.union([sessionSchema, twoFactorSchema]);
+export type LoginAnswer = z.infer<typeof loginAnswerSchema>;
+
+export const checkUsernameRequestSchema = z.object({ username: usernameField });
+export const checkEmailRequestSchema = z.object({ email: emailField });
+export const availabilitySchema = z.object({ available: z.boolean() }).meta({ id: 'Availability' });
+export type Availability = z.infer<typeof availabilitySchema>;
+
+export const emailCodeRequestSchema = z.object({ email: lookupEmailField, code: codeField });
+export type EmailCodeRequest = z.input<typeof emailCodeRequestSchema>;
+/** The /confirm-email page: its own messages for a link that lacks a part (SPEC §5). */
+export const emailLinkRequestSchema = z.object({
+  email: z.string({ error: m.linkEmailMissing }).min(1, m.linkEmailMissing).transform(normalizeEmail),
+  code: z.string({ error: m.linkCodeMissing }).min(1, m.linkCodeMissing),
+});
+export const linkVerificationSchema = z.object({ success: z.literal(true), message: z.string() }).meta({ id: 'LinkVerification' });
+
+export const emailRequestSchema = z.object({ email: lookupEmailField });
+export type EmailRequest = z.input<typeof emailRequestSchema>;
+export const forgotPasswordRequestSchema = z.object({ email: emailField });
+
+export const resetPasswordRequestSchema = z.object({
+  email: lookupEmailField,
+  token: z.string({ error: m.tokenRequired }).min(1, m.tokenRequired).max(200),
+  password: ruled(resetPasswordProblem, m.resetPasswordRules),
+});
+export type ResetPasswordRequest = z.input<typeof resetPasswordRequestSchema>;
+
+export const changePasswordRequestSchema = z.object({
+  currentPassword: z.string({ error: m.currentPasswordRequired }).min(1, m.currentPasswordRequired).max(1024),
+  newPassword: ruled(newPasswordProblem, m.newPasswordRequired),
+});
+export type ChangePasswordRequest = z.input<typeof changePasswordRequestSchema>;
