@@ -1,0 +1,130 @@
+import { useSyncExternalStore } from 'react';
+import { STORAGE_KEYS } from '@keystore/contract/constants';
+import type { User } from '@keystore/contract';
+
+/**
+ * Who is using the store (SPEC §4, session): a stored token is restored on load by fetching the
+ * profile; visitors carry a random session id instead. One store for the whole app, kept in step
+ * across tabs through the storage event.
+ */
+export interface SessionState {
+  /** `restoring` while a stored token is being checked against the server. */
+  status: 'restoring' | 'signed-out' | 'signed-in';
+  token: string | null;
+  user: User | null;
+}
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let state: SessionState = initialState();
+
+function initialState(): SessionState {
+  const token = readToken();
+  return token ? { status: 'restoring', token, user: null } : { status: 'signed-out', token: null, user: null };
+}
+
+function readToken(): string | null {
+  try {
+    return localStorage.getItem(STORAGE_KEYS.token);
+  } catch {
+    return null;
+  }
+}
+
+function set(next: SessionState): void {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+function storeToken(token: string | null): void {
+  try {
+    if (token) localStorage.setItem(STORAGE_KEYS.token, token);
+    else localStorage.removeItem(STORAGE_KEYS.token);
+  } catch {
+    // Storage disabled: the session lasts as long as the tab.
+  }
+}
+
+function subscribe(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The current session; re-renders when it changes. */
+export function useSession(): SessionState {
+  return useSyncExternalStore(subscribe, () => state, () => state);
+}
+
+/** The session outside React (API calls, event handlers). */
+export function currentSession(): SessionState {
+  return state;
+}
+
+/** Starts a session with the token and user a login answered. */
+export function signIn(token: string, user: User): void {
+  storeToken(token);
+  set({ status: 'signed-in', token, user });
+}
+
+/** Replaces the signed-in user (after a profile change). */
+export function updateUser(user: User): void {
+  if (state.token) set({ status: 'signed-in', token: state.token, user });
+}
+
+/** Forgets the session here without asking the server (a rejected token, a deleted account). */
+export function clearSession(): void {
+  storeToken(null);
+  set({ status: 'signed-out', token: null, user: null });
+}
+
+/** Logs out: the server ends the session, and this browser forgets the token at once. */
+export function signOut(): void {
+  const { token } = state;
+  clearSession();
+  if (token) void fetch('/api/auth/logout', { method: 'POST', headers: { Authorization: `Bearer ${token}` } }).catch(() => undefined);
+}
+
+/** The visitor's random session id, made on first use and kept (SPEC §3, local storage). */
+export function visitorSessionId(): string {
+  try {
+    let id = localStorage.getItem(STORAGE_KEYS.sessionId);
+    if (!id) {
+      id = crypto.randomUUID();
+      localStorage.setItem(STORAGE_KEYS.sessionId, id);
+    }
+    return id;
+  } catch {
+    return 'no-storage';
+  }
+}
+
+/** What every API request carries: the bearer token when signed in, the session id otherwise. */
+export function authHeaders(): Record<string, string> {
+  return state.token ? { Authorization: `Bearer ${state.token}` } : { 'x-session-id': visitorSessionId() };
+}
+
+/** Checks a stored token by fetching the profile; any failure logs out silently (SPEC §4). */
+export async function restoreSession(): Promise<void> {
+  const { token } = state;
+  if (!token) return;
+  try {
+    const response = await fetch('/api/users/profile', { headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } });
+    if (state.token !== token) return;
+    if (!response.ok) throw new Error(String(response.status));
+    set({ status: 'signed-in', token, user: (await response.json()) as User });
+  } catch {
+    if (state.token === token) clearSession();
+  }
+}
+
+// Logging in or out in another tab does the same here.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key !== STORAGE_KEYS.token && event.key !== null) return;
+    const token = readToken();
+    if (token === state.token) return;
+    if (!token) return set({ status: 'signed-out', token: null, user: null });
+    set({ status: 'restoring', token, user: null });
+    void restoreSession();
+  });
+}
