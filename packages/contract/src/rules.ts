@@ -42,7 +42,14 @@ export const RESERVED_USERNAMES: readonly string[] = [
   'keystore', 'team', 'null', 'undefined', 'anonymous', 'bot',
 ];
 
-const offensive = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
+const dataset = englishDataset.build();
+// Innocent words the dataset's patterns would catch, common in gamer names.
+const INNOCENT_WORDS = ['cockpit', 'cocktail', 'cockatoo', 'cockroach', 'cockney', 'hitchcock', 'shuttlecock', 'woodcock'];
+const offensive = new RegExpMatcher({
+  ...dataset,
+  whitelistedTerms: [...(dataset.whitelistedTerms ?? []), ...INNOCENT_WORDS],
+  ...englishRecommendedTransformers,
+});
 
 /** The username rules that need no database; availability is checked by the server. */
 export function usernameProblem(raw: string): Problem {
