@@ -1,14 +1,20 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { healthSchema, publicConfigSchema, startingSchema } from '@keystore/contract';
+import { AVATAR_MAX_BYTES, healthSchema, publicConfigSchema, startingSchema } from '@keystore/contract';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { CatalogService, type CatalogOptions } from './modules/catalog/service.ts';
+import { registerAuth } from './modules/auth/plugin.ts';
+import { devMailRoutes } from './modules/dev-mail/routes.ts';
+import { usersRoutes } from './modules/users/routes.ts';
+import { UsersService } from './modules/users/service.ts';
+import { Mailer } from './platform/mailer.ts';
 import { headHtml, pageHead } from './modules/seo/pages.ts';
 import { seoRoutes } from './modules/seo/routes.ts';
 import { registerErrorHandling } from './platform/errors.ts';
@@ -18,6 +24,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     catalog: CatalogService;
     database: Database;
+    mailer: Mailer;
   }
 }
 
@@ -33,7 +40,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    // Believe only the X-Forwarded-For entries our own proxies appended (the last `trustProxy` hops).
+    trustProxy: config.trustProxy > 0 ? (_address: string, hop: number) => hop < config.trustProxy : false,
     // One log line per request only when debugging: at store traffic the access log belongs to the proxy in front.
     logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.logLevel) }),
     // Rebuilding the catalogue index must not be cut short by Fastify's plugin timeout on big catalogues.
@@ -63,6 +71,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swagger, {
     openapi: {
       info: { title: 'Keystore API', description: 'The storefront API for digital game keys', version: '1.0.0' },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
@@ -87,6 +96,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   await app.register(catalogRoutes, { catalog });
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
+
+  const mailer = new Mailer(database, config, app.log);
+  app.decorate('mailer', mailer);
+  app.addHook('onReady', () => mailer.start());
+  app.addHook('onClose', () => mailer.stop());
+  if (!config.production && mailer.devOutbox) await app.register(devMailRoutes, { mailer });
+  const users = new UsersService(database, config);
+  await registerAuth(app, { config, database, users, mailer });
+  // Uploads stream through busboy with these ceilings (the largest file the store takes: an avatar);
+  // a bigger file is cut off while it arrives, never buffered whole.
+  await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 } });
+  await app.register(usersRoutes, { users });
   await registerWebApp(app, config.webDist, async (pathname, chunks) => {
     const head = await pageHead(pathname, catalog, config.publicUrl);
     return { status: head.status, head: headHtml(head, config.publicUrl, chunks(head.entry)) };

@@ -2,10 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-
-const flag = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
-  .transform((value) => ['1', 'true', 'yes', 'on'].includes(value));
+import { emailProblem, normalizeEmail, passwordProblem } from '@keystore/contract/rules';
 
 const environmentSchema = z.object({
   NODE_ENV: z.string().default('development'),
@@ -35,8 +32,22 @@ const environmentSchema = z.object({
   OPENAI_BASE_URL: z.url().optional(),
   AI_CHAT_MODEL: z.string().default('gpt-4o-mini'),
   AI_IMAGE_MODEL: z.string().default('gpt-image-1'),
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      // How many proxies stand in front: on = 1. Only the addresses they appended are believed, so a
+      // client cannot pick its own address by sending an X-Forwarded-For of its own.
+      const word = value.trim().toLowerCase();
+      if (/^\d+$/.test(word)) return Number(word);
+      if (['true', 'yes', 'on'].includes(word)) return 1;
+      if (['', 'false', 'no', 'off'].includes(word)) return 0;
+      context.addIssue({ code: 'custom', message: 'TRUST_PROXY must be on, off or the number of proxies in front' });
+      return z.NEVER;
+    }),
   REDIS_URL: z.string().optional(),
+  REDIS_KEY_PREFIX: z.string().default('keystore:'),
+  RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
   ANALYTICS_SCRIPT_URL: z.url().optional(),
   WEB_DIST: z.string().optional(),
 });
@@ -64,9 +75,14 @@ export interface Config {
   };
   payments: { provider: 'test' | 'stripe'; stripeSecretKey: string | undefined; stripeWebhookSecret: string | undefined };
   ai: { apiKey: string | undefined; baseUrl: string | undefined; chatModel: string; imageModel: string };
-  trustProxy: boolean;
+  /** Proxies in front whose X-Forwarded-For is believed (0: none, the socket's address counts). */
+  trustProxy: number;
   /** Rate-limit counters shared by every instance; in memory per instance when unset. */
   redisUrl: string | undefined;
+  /** Prefix of this store's Redis keys, so several stores can share one Redis. */
+  redisKeyPrefix: string;
+  /** Multiplies every rate limit: 1 in a shop; a benchmark raises it to measure the login itself. */
+  rateLimitScale: number;
   /** A statistics script the web app loads only with the visitor's consent. */
   analyticsScriptUrl: string | undefined;
   /** The built web app; the server serves it when the folder exists. */
@@ -84,6 +100,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.SUPPLIER === 'kinguin' && !e.SUPPLIER_API_KEY) {
     throw new Error('Invalid configuration:\n  SUPPLIER_API_KEY is required when SUPPLIER=kinguin');
   }
+  const admin = adminAccount(e.ADMIN_EMAIL, e.ADMIN_PASSWORD);
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     production: e.NODE_ENV === 'production',
@@ -98,7 +115,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       jwt: e.JWT_SECRET ?? generatedSecret(dataDir, 'jwt-secret', 48, 'base64url'),
       keyEncryption: e.KEY_ENCRYPTION_KEY ?? generatedSecret(dataDir, 'key-encryption-key', 32, 'hex'),
     },
-    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD } : undefined,
+    admin,
     supplier: {
       name: e.SUPPLIER,
       apiUrl: e.SUPPLIER_API_URL.replace(/\/$/, ''),
@@ -115,9 +132,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, chatModel: e.AI_CHAT_MODEL, imageModel: e.AI_IMAGE_MODEL },
     trustProxy: e.TRUST_PROXY,
     redisUrl: e.REDIS_URL || undefined,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    rateLimitScale: e.RATE_LIMIT_SCALE,
     analyticsScriptUrl: e.ANALYTICS_SCRIPT_URL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
   };
+}
+
+/** The admin to ensure at start: both variables or neither, each passing the customers' own rules. */
+function adminAccount(email: string | undefined, password: string | undefined): Config['admin'] {
+  if (!email && !password) return undefined;
+  const problems = [
+    !email || !password ? 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together' : undefined,
+    email && emailProblem(email) ? `ADMIN_EMAIL: ${emailProblem(email)}` : undefined,
+    password && passwordProblem(password) ? `ADMIN_PASSWORD: ${passwordProblem(password)}` : undefined,
+  ].filter(Boolean);
+  if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return { email: normalizeEmail(email!), password: password! };
 }
 
 /** A secret made once and kept in DATA_DIR, so tokens and encrypted keys survive a restart. */

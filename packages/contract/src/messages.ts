@@ -98,4 +98,5 @@ export const accountUiMessages = {
   deleteFailed: 'Failed to delete account.',
   deleteError: 'Error deleting account. Please try again.',
   termsAlert: 'Please accept the Terms & Conditions',
+  avatarUpdated: 'Profile photo updated!',
 } as const;

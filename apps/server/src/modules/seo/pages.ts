@@ -16,9 +16,15 @@ export interface PageHead {
   entry?: string;
   /** Data and images the page will ask for at once: fetched along with the HTML too. */
   preload?: Array<{ href: string; as: 'fetch' | 'image' }>;
+  /** A page of one person's account or a one-time link: kept out of search results. */
+  noindex?: boolean;
 }
 
 const SITE = 'Keystore';
+
+const HOME_ENTRY = 'src/features/home/home-page.tsx';
+// The exact request of the home page's top sales (apps/web/src/features/home/use-top-sales.ts).
+const HOME_PRELOAD: PageHead['preload'] = [{ href: `/api/games?sort=popularity&pageSize=${TOP_SALES_COUNT}`, as: 'fetch' }];
 
 /** The web app's pages with their own title and description (keep in step with apps/web/src/app/router.tsx). */
 export const STATIC_PAGES: Record<string, Pick<PageHead, 'title' | 'description' | 'entry' | 'preload'> & { indexed: boolean }> = {
@@ -26,9 +32,8 @@ export const STATIC_PAGES: Record<string, Pick<PageHead, 'title' | 'description'
     title: 'Keystore: digital game keys for PC, Xbox, PlayStation and Nintendo',
     description: 'Game keys, DLC and gift cards at fair prices in euro, delivered to your library within one business day.',
     indexed: true,
-    entry: 'src/features/home/home-page.tsx',
-    // The exact request of the home page's top sales (apps/web/src/features/home/use-top-sales.ts).
-    preload: [{ href: `/api/games?sort=popularity&pageSize=${TOP_SALES_COUNT}`, as: 'fetch' }],
+    entry: HOME_ENTRY,
+    preload: HOME_PRELOAD,
   },
   '/store': {
     title: 'Store · Keystore',
@@ -37,6 +42,17 @@ export const STATIC_PAGES: Record<string, Pick<PageHead, 'title' | 'description'
     entry: 'src/features/store/store-page.tsx',
   },
   '/cart': { title: 'Cart · Keystore', description: 'Your cart at Keystore.', indexed: false, entry: 'src/features/cart/cart-page.tsx' },
+  '/library': { title: 'Library · Keystore', description: 'Your purchased games and their keys.', indexed: false, entry: 'src/features/library/library-page.tsx' },
+  '/profile': { title: 'Profile · Keystore', description: 'Your Keystore account.', indexed: false, entry: 'src/features/profile/profile-page.tsx' },
+  '/confirm-email': {
+    title: 'Confirm your email · Keystore',
+    description: 'Confirming the email address of your Keystore account.',
+    indexed: false,
+    entry: 'src/features/auth/confirm-email-page.tsx',
+  },
+  // These two open a dialog over the home page.
+  '/reset-password': { title: 'Reset password · Keystore', description: 'Choose a new password for your Keystore account.', indexed: false, entry: HOME_ENTRY, preload: HOME_PRELOAD },
+  '/login': { title: 'Login · Keystore', description: 'Log in to your Keystore account.', indexed: false, entry: HOME_ENTRY, preload: HOME_PRELOAD },
   '/terms': { title: 'Terms & Conditions · Keystore', description: 'The terms of sale of Keystore Digital Ltd.', indexed: true, entry: 'src/features/legal/terms-page.tsx' },
   '/cookie-policy': {
     title: 'Cookie Policy · Keystore',
@@ -58,7 +74,9 @@ const NOT_FOUND = { title: `Page not found · ${SITE}`, description: 'This page 
 export async function pageHead(pathname: string, catalog: CatalogService, publicUrl: string): Promise<PageHead> {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   const known = STATIC_PAGES[path];
-  if (known) return { status: 200, title: known.title, description: known.description, path, entry: known.entry, preload: known.preload };
+  if (known) {
+    return { status: 200, title: known.title, description: known.description, path, entry: known.entry, preload: known.preload, noindex: !known.indexed };
+  }
   const game = /^\/game\/([a-z0-9]{1,64})$/.exec(path);
   if (game) {
     try {
@@ -124,7 +142,7 @@ export function headHtml(head: PageHead, publicUrl: string, chunks: { scripts: s
     `<meta property="og:description" content="${escapeHtml(head.description)}" />`,
     `<meta property="og:url" content="${escapeHtml(url)}" />`,
     head.image ? `<meta property="og:image" content="${escapeHtml(head.image)}" />` : '',
-    head.status === 404 ? '<meta name="robots" content="noindex" />' : '',
+    head.status === 404 || head.noindex ? '<meta name="robots" content="noindex" />' : '',
     // JSON inside <script>: "<" escaped so a title can never close the element.
     head.jsonLd ? `<script type="application/ld+json">${JSON.stringify(head.jsonLd).replace(/</g, '\\u003c')}</script>` : '',
   ];

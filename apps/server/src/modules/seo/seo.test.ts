@@ -74,6 +74,15 @@ describe('pages as the server sends them', () => {
     expect((await t.app.inject({ url: '/%E0%A4%A' })).statusCode).toBe(400);
   });
 
+  it('knows the account pages and keeps them out of search results', async () => {
+    for (const url of ['/library', '/profile', '/confirm-email?email=a%40example.org&code=123456', '/reset-password?email=a%40example.org&token=t', '/login']) {
+      const page = await t.app.inject({ url });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.body, url).toContain('<meta name="robots" content="noindex" />');
+    }
+    expect((await t.app.inject({ url: '/store' })).body).not.toContain('noindex');
+  });
+
   it('serves robots.txt and sitemaps listing the pages and every game', async () => {
     const robots = await t.app.inject({ url: '/robots.txt' });
     expect(robots.body).toContain('Sitemap: https://shop.example/sitemap.xml');

@@ -1,0 +1,60 @@
+// Who is calling: `app.authenticate` and `app.requireAdmin` are preHandlers any module's routes use,
+// e.g. `{ preHandler: app.authenticate }`; after them `request.account` names the caller.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { accountMessages, type Role } from '@keystore/contract';
+import { Forbidden, Unauthorized } from '../../platform/errors.ts';
+import type { AuthService } from './service.ts';
+import type { SessionService } from './sessions.ts';
+
+/** The signed-in caller of a request. */
+export interface Account {
+  userId: string;
+  sessionId: string;
+  role: Role;
+}
+
+export type AuthHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** preHandler: a valid bearer token of an open session, else 401. Sets `request.account`. */
+    authenticate: AuthHook;
+    /** preHandler: like `authenticate`, and the caller must be an admin, else 403. */
+    requireAdmin: AuthHook;
+    /** Accounts: sign-up, login, codes, sessions (`app.auth.endSessions`), account mails. */
+    auth: AuthService;
+  }
+  interface FastifyRequest {
+    /** Set by `app.authenticate` / `app.requireAdmin`; read it only in routes that use one of them. */
+    account: Account;
+  }
+}
+
+/** What authentication needs to know of a user: whether they still exist, and their role. */
+export interface RoleLookup {
+  findById(id: string): Promise<{ role: Role } | undefined>;
+}
+
+const BEARER = /^Bearer\s+(\S+)$/i;
+
+/** Decorates the app with `authenticate` and `requireAdmin` (on the root instance, so every module sees them). */
+export function registerAuthentication(app: FastifyInstance, sessions: SessionService, users: RoleLookup): void {
+  app.decorateRequest('account', null as unknown as Account);
+
+  const authenticate: AuthHook = async (request) => {
+    const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    if (!token) throw new Unauthorized(accountMessages.authRequired);
+    const claims = await sessions.verify(token);
+    const user = await users.findById(claims.userId);
+    if (!user) throw new Unauthorized(accountMessages.sessionExpired);
+    request.account = { ...claims, role: user.role };
+  };
+
+  const requireAdmin: AuthHook = async (request, reply) => {
+    await authenticate(request, reply);
+    if (request.account.role !== 'admin') throw new Forbidden(accountMessages.adminOnly);
+  };
+
+  app.decorate('authenticate', authenticate);
+  app.decorate('requireAdmin', requireAdmin);
+}

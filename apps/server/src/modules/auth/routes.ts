@@ -1,0 +1,189 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  availabilitySchema,
+  checkEmailRequestSchema,
+  checkUsernameRequestSchema,
+  emailCodeRequestSchema,
+  emailLinkRequestSchema,
+  emailRequestSchema,
+  errorSchema,
+  forgotPasswordRequestSchema,
+  linkVerificationSchema,
+  loginAnswerSchema,
+  loginRequestSchema,
+  messageSchema,
+  registerRequestSchema,
+  resetPasswordRequestSchema,
+  sessionSchema,
+} from '@keystore/contract';
+import { clientIp } from '../../platform/client-ip.ts';
+import type { RateLimiter } from '../../platform/rate-limit.ts';
+import { AUTH_LIMITS as L, enforce } from './limits.ts';
+import type { AuthService, Device } from './service.ts';
+
+const errors = { 400: errorSchema, 429: errorSchema } as const;
+const tags = ['auth'];
+
+function device(request: FastifyRequest): Device {
+  return { ip: clientIp(request), userAgent: request.headers['user-agent'] };
+}
+
+/** /api/auth (SPEC §7, DESIGN §4): sign-up, verification, login, new device, recovery, logout. */
+export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: RateLimiter }> = async (app, { auth, limiter }) => {
+  app.post(
+    '/api/auth/register',
+    {
+      schema: {
+        tags,
+        summary: 'Create an unverified account and e-mail its 6-digit code and link',
+        body: registerRequestSchema,
+        response: { 201: messageSchema, 409: errorSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await enforce(limiter, [L.registerPerIp, clientIp(request)]);
+      return reply.code(201).send({ message: await auth.register(request.body) });
+    },
+  );
+
+  app.post(
+    '/api/auth/check-username',
+    { schema: { tags, summary: 'Whether a username is free', body: checkUsernameRequestSchema, response: { 200: availabilitySchema, ...errors } } },
+    async (request) => {
+      await enforce(limiter, [L.checksPerIp, clientIp(request)]);
+      return { available: await auth.usernameAvailable(request.body.username) };
+    },
+  );
+
+  app.post(
+    '/api/auth/check-email',
+    { schema: { tags, summary: 'Whether an e-mail is free', body: checkEmailRequestSchema, response: { 200: availabilitySchema, ...errors } } },
+    async (request) => {
+      await enforce(limiter, [L.checksPerIp, clientIp(request)]);
+      return { available: await auth.emailAvailable(request.body.email) };
+    },
+  );
+
+  app.post(
+    '/api/auth/verify-email',
+    {
+      schema: { tags, summary: 'Verify the e-mail with the code from the dialog', body: emailCodeRequestSchema, response: { 200: messageSchema, ...errors } },
+    },
+    async (request) => {
+      await enforce(limiter, [L.verifyPerIp, clientIp(request)]);
+      return { message: await auth.verifyEmail(request.body.email, request.body.code, clientIp(request)) };
+    },
+  );
+
+  app.post(
+    '/api/auth/verify-email-from-link',
+    {
+      schema: {
+        tags,
+        summary: 'Verify the e-mail with the code from the e-mailed link (/confirm-email)',
+        body: emailLinkRequestSchema,
+        response: { 200: linkVerificationSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await enforce(limiter, [L.verifyPerIp, clientIp(request)]);
+      return { success: true as const, message: await auth.verifyEmail(request.body.email, request.body.code, clientIp(request)) };
+    },
+  );
+
+  app.post(
+    '/api/auth/resend-verification',
+    { schema: { tags, summary: 'E-mail a new verification code', body: emailRequestSchema, response: { 200: messageSchema, ...errors } } },
+    async (request) => {
+      await enforce(limiter, [L.resendPerIp, clientIp(request)]);
+      return { message: await auth.resendVerification(request.body.email) };
+    },
+  );
+
+  app.post(
+    '/api/auth/login',
+    {
+      schema: {
+        tags,
+        summary: 'Sign in: a session, or a code e-mailed first when the address is new to the account',
+        body: loginRequestSchema,
+        response: { 200: loginAnswerSchema, 401: errorSchema, 403: errorSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await enforce(limiter, [L.loginPerIp, clientIp(request)], [L.loginPerAccount, request.body.email]);
+      return auth.login(request.body, device(request));
+    },
+  );
+
+  app.post(
+    '/api/auth/verify-new-device',
+    {
+      schema: {
+        tags,
+        summary: 'Finish a login from a new address with the e-mailed code',
+        body: emailCodeRequestSchema,
+        response: { 200: sessionSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await enforce(limiter, [L.verifyPerIp, clientIp(request)]);
+      return auth.verifyNewDevice(request.body.email, request.body.code, device(request));
+    },
+  );
+
+  app.post(
+    '/api/auth/resend-new-device-code',
+    { schema: { tags, summary: 'E-mail a new code for a login waiting on one', body: emailRequestSchema, response: { 200: messageSchema, ...errors } } },
+    async (request) => {
+      await enforce(limiter, [L.resendPerIp, clientIp(request)]);
+      return { message: await auth.resendNewDeviceCode(request.body.email) };
+    },
+  );
+
+  app.post(
+    '/api/auth/forgot-password',
+    {
+      schema: {
+        tags,
+        summary: 'E-mail a password reset link (same answer whether or not the account exists)',
+        body: forgotPasswordRequestSchema,
+        response: { 200: messageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await enforce(limiter, [L.forgotPerIp, clientIp(request)], [L.forgotPerEmail, request.body.email]);
+      return { message: await auth.forgotPassword(request.body.email) };
+    },
+  );
+
+  app.post(
+    '/api/auth/reset-password',
+    {
+      schema: {
+        tags,
+        summary: 'Set a new password with the e-mailed token; ends every session of the account',
+        body: resetPasswordRequestSchema,
+        response: { 200: messageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await enforce(limiter, [L.verifyPerIp, clientIp(request)]);
+      return { message: await auth.resetPassword(request.body) };
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      preHandler: app.authenticate,
+      schema: { tags, summary: 'End this session', security: [{ bearerAuth: [] }], response: { 204: z.null(), 401: errorSchema } },
+    },
+    async (request, reply) => {
+      await auth.logout(request.account.sessionId);
+      return reply.code(204).send(null);
+    },
+  );
+};

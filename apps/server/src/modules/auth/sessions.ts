@@ -1,0 +1,82 @@
+// Signed-in devices. A JWT (HS256) names its session row, so the server can end a token before it
+// expires: logout, a password change, a reset and account deletion all end rows here.
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { accountMessages } from '@keystore/contract';
+import type { Database } from '../../db/client.ts';
+import { sessions } from '../../db/schema.ts';
+import { Unauthorized } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+
+/** How long a login lasts without a new one. */
+export const SESSION_DAYS = 7;
+
+export interface SessionClaims {
+  userId: string;
+  sessionId: string;
+}
+
+export class SessionService {
+  private readonly key: Uint8Array;
+  private readonly database: Database;
+
+  constructor(database: Database, jwtSecret: string) {
+    this.database = database;
+    this.key = new TextEncoder().encode(jwtSecret);
+  }
+
+  /** Opens a session for the user and answers its bearer token. */
+  async open(userId: string, device: { ip: string; userAgent: string | undefined }): Promise<string> {
+    const id = newId(24);
+    const expiresAt = new Date(Date.now() + SESSION_DAYS * 24 * 3600_000);
+    await this.database.db.insert(sessions).values({ id, userId, ip: device.ip, userAgent: device.userAgent?.slice(0, 500), expiresAt });
+    return new SignJWT({ sid: id })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuedAt()
+      .setExpirationTime(expiresAt)
+      .sign(this.key);
+  }
+
+  /**
+   * The user and session a bearer token stands for. Only HS256 with our secret is accepted; the
+   * session must still be open. Throws Unauthorized otherwise.
+   */
+  async verify(token: string): Promise<SessionClaims> {
+    let claims: SessionClaims;
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp'] });
+      if (typeof payload.sid !== 'string' || !payload.sub) throw new Unauthorized(accountMessages.authRequired);
+      claims = { userId: payload.sub, sessionId: payload.sid };
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw new Unauthorized(accountMessages.sessionExpired);
+      throw new Unauthorized(accountMessages.authRequired);
+    }
+    const [open] = await this.database.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.id, claims.sessionId),
+          eq(sessions.userId, claims.userId),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, new Date()),
+        ),
+      );
+    if (!open) throw new Unauthorized(accountMessages.sessionExpired);
+    return claims;
+  }
+
+  /** Ends one session (logout). */
+  async end(sessionId: string): Promise<void> {
+    await this.database.db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  }
+
+  /** Ends every open session of the user, or every one but `except` (the device that asked). */
+  async endAll(userId: string, options: { except?: string } = {}): Promise<void> {
+    await this.database.db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), options.except ? ne(sessions.id, options.except) : undefined));
+  }
+}

@@ -1,0 +1,138 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  accountMessages,
+  AVATAR_MAX_BYTES,
+  catalogMessages,
+  changePasswordRequestSchema,
+  errorSchema,
+  messageSchema,
+  userSchema,
+} from '@keystore/contract';
+import { HttpError, Invalid, NotFound, Unauthorized } from '../../platform/errors.ts';
+import { AVATAR_URL_PREFIX, type UsersService } from './service.ts';
+
+/** A file name changes with every upload, so browsers and proxies may keep an avatar for a year. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const bearer = [{ bearerAuth: [] }];
+
+/** The signed-in user's profile, avatar, password and account deletion (SPEC §7), and the avatar files. */
+export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
+  /** The caller's row; a token whose account is gone has already been refused by `authenticate`, but a race may remain. */
+  const caller = async (request: FastifyRequest) => {
+    const user = await users.findById(request.account.userId);
+    if (!user) throw new Unauthorized(accountMessages.sessionExpired);
+    return user;
+  };
+
+  app.get(
+    '/api/users/profile',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: 'The signed-in user with purchase figures and membership tier',
+        security: bearer,
+        response: { 200: userSchema, 401: errorSchema },
+      },
+    },
+    async (request) => users.profile(await caller(request)),
+  );
+
+  app.put(
+    '/api/users/profile',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: 'Replaces the avatar with an uploaded image (multipart field `avatar`, at most 5 MB)',
+        consumes: ['multipart/form-data'],
+        security: bearer,
+        response: { 200: userSchema, 400: errorSchema, 401: errorSchema, 413: errorSchema, 415: errorSchema },
+      },
+    },
+    async (request) => users.changeAvatar(request.account.userId, await avatarUpload(request)),
+  );
+
+  app.put(
+    '/api/users/password',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: 'Changes the password and signs out every other device',
+        security: bearer,
+        body: changePasswordRequestSchema,
+        response: { 200: messageSchema, 400: errorSchema, 401: errorSchema },
+      },
+    },
+    async (request) => {
+      const { userId, sessionId } = request.account;
+      await users.changePassword(userId, request.body.currentPassword, request.body.newPassword);
+      await app.auth.endSessions(userId, { except: sessionId });
+      await app.auth.notifyPasswordChanged(await caller(request));
+      return { message: accountMessages.passwordUpdated };
+    },
+  );
+
+  app.delete(
+    '/api/users/profile',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: 'Deletes the account, its avatar and every session; orders are kept anonymised',
+        security: bearer,
+        response: { 200: messageSchema, 401: errorSchema },
+      },
+    },
+    async (request) => {
+      await users.deleteAccount(request.account.userId);
+      return { message: accountMessages.accountDeleted };
+    },
+  );
+
+  app.get(
+    `${AVATAR_URL_PREFIX}:file`,
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'An avatar image (WebP); the URL comes from the user’s `avatar`',
+        params: z.object({ file: z.string().max(200) }),
+      },
+    },
+    async (request, reply) => {
+      // Only names this store gives are read, so no path can lead out of the avatar folder.
+      const image = await users.avatars.read(request.params.file);
+      if (!image) throw new NotFound(catalogMessages.notFound);
+      return reply.type('image/webp').header('Cache-Control', IMMUTABLE).send(image);
+    },
+  );
+};
+
+/**
+ * The bytes of the `avatar` file of a multipart request. The size limit is enforced while the body
+ * streams in: at most AVATAR_MAX_BYTES are ever held, and a bigger file is a 413.
+ */
+async function avatarUpload(request: FastifyRequest): Promise<Buffer> {
+  if (!request.isMultipart()) throw new Invalid(accountMessages.avatarMissing);
+  const part = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
+  if (!part || part.fieldname !== 'avatar') throw new Invalid(accountMessages.avatarMissing);
+  const tooLarge = () => new HttpError(413, accountMessages.avatarTooLarge);
+  let upload: Buffer;
+  try {
+    upload = await part.toBuffer();
+  } catch (error) {
+    if (error instanceof request.server.multipartErrors.RequestFileTooLargeError) throw tooLarge();
+    throw error;
+  }
+  // toBuffer() misses the limit when busboy marks the file truncated only after its last chunk was
+  // read, as happens over a real socket (fastify/fastify-multipart#542); once the file has ended,
+  // busboy's own flag is certain.
+  if (part.file.truncated) throw tooLarge();
+  // A form sent without choosing a file carries an empty part.
+  if (upload.length === 0) throw new Invalid(accountMessages.avatarMissing);
+  return upload;
+}

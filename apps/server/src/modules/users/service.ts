@@ -1,0 +1,186 @@
+import { accountMessages, membershipFor, validationMessages, type PurchaseHistoryEntry, type Role, type User } from '@keystore/contract';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { Conflict, HttpError, Invalid, Unauthorized } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { UnreadableImage } from '../../platform/images.ts';
+import { hashPassword, passwordMatches } from '../../platform/passwords.ts';
+import { AvatarFiles } from './avatars.ts';
+import {
+  deleteUser,
+  emailExists,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  replaceAvatar,
+  updateUser,
+  usernameExists,
+  type UserRow,
+} from './store.ts';
+
+export type { UserRow } from './store.ts';
+
+/** What a customer has bought so far, as the profile shows it. */
+export interface PurchaseSummary {
+  totalSpent: number;
+  totalGames: number;
+  purchaseHistory: PurchaseHistoryEntry[];
+}
+
+/**
+ * Where the profile's purchase figures come from. The orders module (issue 5) implements it and is
+ * handed to UsersService; until then every customer has bought nothing, which is the truth.
+ */
+export interface PurchaseStats {
+  summaryFor(userId: string): Promise<PurchaseSummary>;
+}
+
+const NOTHING_BOUGHT: PurchaseSummary = { totalSpent: 0, totalGames: 0, purchaseHistory: [] };
+
+export interface NewUser {
+  username: string;
+  /** Already lowercased (the contract's e-mail fields do it). */
+  email: string;
+  passwordHash: string;
+  role?: Role;
+  verified?: boolean;
+}
+
+/** Where avatar files are served from; the file name changes on every upload, so it can be cached for good. */
+export const AVATAR_URL_PREFIX = '/media/avatars/';
+
+/** Users: the account rows and the profile built from them. Sessions and codes belong to the auth module. */
+export class UsersService {
+  readonly avatars: AvatarFiles;
+  private readonly database: Database;
+  private purchases: PurchaseStats | undefined;
+
+  constructor(database: Database, config: Config, purchases?: PurchaseStats) {
+    this.database = database;
+    this.avatars = new AvatarFiles(config.dataDir);
+    this.purchases = purchases;
+  }
+
+  /** Lets the orders module supply the purchase figures once it exists (it is built after this service). */
+  usePurchaseStats(purchases: PurchaseStats): void {
+    this.purchases = purchases;
+  }
+
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return findUserByEmail(this.database.db, email);
+  }
+
+  findById(id: string): Promise<UserRow | undefined> {
+    return findUserById(this.database.db, id);
+  }
+
+  /** Whether the username is in use by anyone, ignoring case. */
+  isUsernameTaken(username: string): Promise<boolean> {
+    return usernameExists(this.database.db, username);
+  }
+
+  isEmailTaken(email: string): Promise<boolean> {
+    return emailExists(this.database.db, email);
+  }
+
+  /** Adds an account; a taken e-mail or username (also one taken a moment ago by a racing sign-up) is a Conflict. */
+  async create(input: NewUser): Promise<UserRow> {
+    const now = new Date();
+    try {
+      return await insertUser(this.database.db, {
+        id: newId(),
+        username: input.username,
+        email: input.email,
+        passwordHash: input.passwordHash,
+        role: input.role ?? 'customer',
+        emailVerifiedAt: input.verified ? now : null,
+        createdAt: now,
+        updatedAt: now,
+      });
+    } catch (error) {
+      const constraint = uniqueViolation(error);
+      if (constraint === 'users_email_idx') throw new Conflict(validationMessages.emailTaken);
+      if (constraint === 'users_username_lower_idx') throw new Conflict(validationMessages.usernameTaken);
+      throw error;
+    }
+  }
+
+  async markEmailVerified(id: string): Promise<void> {
+    await updateUser(this.database.db, id, { emailVerifiedAt: new Date() });
+  }
+
+  async setPasswordHash(id: string, passwordHash: string): Promise<void> {
+    await updateUser(this.database.db, id, { passwordHash });
+  }
+
+  async setRole(id: string, role: Role): Promise<void> {
+    await updateUser(this.database.db, id, { role });
+  }
+
+  /** Checks the current password, then stores the new one. Ending the other sessions is the caller's part. */
+  async changePassword(id: string, currentPassword: string, newPassword: string): Promise<void> {
+    const user = await this.findById(id);
+    if (!user) throw new Unauthorized(accountMessages.sessionExpired);
+    if (!(await passwordMatches(user.passwordHash, currentPassword))) throw new Invalid(accountMessages.currentPasswordWrong);
+    await this.setPasswordHash(id, await hashPassword(newPassword));
+  }
+
+  /**
+   * Replaces the avatar with an upload: decoded, squared and re-encoded to WebP under a new name,
+   * then the old file is removed. Anything that is not a readable picture is a 415.
+   */
+  async changeAvatar(id: string, upload: Buffer): Promise<User> {
+    let file: string;
+    try {
+      file = await this.avatars.save(id, upload);
+    } catch (error) {
+      if (error instanceof UnreadableImage) throw new HttpError(415, accountMessages.avatarUnreadable);
+      throw error;
+    }
+    const replaced = await replaceAvatar(this.database.db, id, file);
+    if (!replaced) {
+      // The account was deleted while the picture was being encoded.
+      await this.avatars.remove(file);
+      throw new Unauthorized(accountMessages.sessionExpired);
+    }
+    await this.avatars.remove(replaced.previous);
+    return this.profile(replaced.row);
+  }
+
+  /**
+   * Deletes the account with its avatar file; sessions, codes and trusted addresses go with the row
+   * (foreign keys cascade), so every token of the account stops working at once. Orders (issue 5)
+   * are kept for the books, anonymised: their reference to the user must be `on delete set null`.
+   */
+  async deleteAccount(id: string): Promise<void> {
+    const row = await deleteUser(this.database.db, id);
+    await this.avatars.remove(row?.avatar);
+  }
+
+  /** The user as the API answers it: public avatar URL, purchase figures and the tier they earn. */
+  async profile(user: UserRow): Promise<User> {
+    const summary = this.purchases ? await this.purchases.summaryFor(user.id) : NOTHING_BOUGHT;
+    return {
+      _id: user.id,
+      username: user.username,
+      email: user.email,
+      avatar: user.avatar ? `${AVATAR_URL_PREFIX}${user.avatar}` : null,
+      role: user.role,
+      createdAt: user.createdAt.toISOString(),
+      totalSpent: summary.totalSpent,
+      totalGames: summary.totalGames,
+      membership: membershipFor(summary.totalSpent),
+      purchaseHistory: summary.purchaseHistory,
+    };
+  }
+}
+
+/** The unique index a failed insert ran into, if that is why it failed (SQLSTATE 23505, both drivers). */
+function uniqueViolation(error: unknown): string | undefined {
+  // drizzle wraps the driver's error in DrizzleQueryError; the driver's error is its cause.
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const { code, constraint } = current as Error & { code?: unknown; constraint?: unknown };
+    if (code === '23505') return typeof constraint === 'string' ? constraint : '';
+  }
+  return undefined;
+}

@@ -1,0 +1,153 @@
+// Outgoing mail. Every message is first written to mail_outbox, so nothing is lost when the SMTP
+// server is down: with SMTP_URL it is sent at once and, when that fails, retried by a schedule
+// with backoff; without SMTP_URL the outbox is the destination (the dev outbox at /dev/mail).
+import { Cron } from 'croner';
+import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { mailOutbox } from '../db/schema.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface OutboxEntry extends MailMessage {
+  id: number;
+  createdAt: string;
+}
+
+/** Minutes to wait after the n-th failed attempt; after the last one the mail is given up. */
+const RETRY_BACKOFF_MINUTES = [1, 5, 15, 60];
+const MAX_ATTEMPTS = RETRY_BACKOFF_MINUTES.length + 1;
+/** How long a send in progress holds its row, so the retry job of any instance leaves it alone. */
+const SENDING_LEASE_MS = 2 * 60_000;
+const RETRY_BATCH = 20;
+
+export class Mailer {
+  private readonly transport: Transporter | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+  private cron: Cron | undefined;
+  private readonly database: Database;
+  private readonly config: Config;
+  private readonly log: FastifyBaseLogger;
+
+  constructor(database: Database, config: Config, log: FastifyBaseLogger) {
+    this.database = database;
+    this.config = config;
+    this.log = log;
+    this.transport = config.mail.smtpUrl ? nodemailer.createTransport(config.mail.smtpUrl) : undefined;
+  }
+
+  /** True when mail stays in the outbox (no SMTP server configured). */
+  get devOutbox(): boolean {
+    return this.transport === undefined;
+  }
+
+  /** Starts the retry schedule (only needed when there is an SMTP server to retry). */
+  start(): void {
+    if (!this.transport && this.config.production) this.log.warn('SMTP_URL is not set: e-mails are only stored and logged, nobody receives them');
+    if (!this.transport) return;
+    this.cron = new Cron('*/30 * * * * *', { protect: true, unref: true }, () => {
+      void this.deliverDue().catch((error: unknown) => this.log.error({ err: error }, 'mail retry run failed'));
+    });
+  }
+
+  /** Stops the schedule and waits for the sends under way. */
+  async stop(): Promise<void> {
+    this.cron?.stop();
+    await Promise.allSettled([...this.inFlight]);
+    this.transport?.close();
+  }
+
+  /**
+   * Stores the message and, with SMTP, starts sending it. Answers once it is stored: the caller
+   * (a request) does not wait for the SMTP server; a failed send is retried by the schedule.
+   */
+  async send(message: MailMessage): Promise<void> {
+    const db = this.database.db;
+    if (!this.transport) {
+      // The outbox is this mail's destination: marked sent, so an SMTP server configured later
+      // does not deliver old development mail.
+      await db.insert(mailOutbox).values({ ...message, sentAt: new Date() });
+      this.log.info({ to: message.to, subject: message.subject }, `dev outbox: mail to ${message.to}: ${message.subject}\n${message.text}`);
+      return;
+    }
+    const [row] = await db
+      .insert(mailOutbox)
+      .values({ ...message, nextAttemptAt: new Date(Date.now() + SENDING_LEASE_MS) })
+      .returning({ id: mailOutbox.id, attempts: mailOutbox.attempts });
+    this.track(this.deliver({ id: row!.id, attempts: row!.attempts, ...message }));
+  }
+
+  /** Sends every stored mail whose retry time has come; answers how many went out. */
+  async deliverDue(): Promise<number> {
+    if (!this.transport) return 0;
+    // Claims a batch by pushing its retry time forward, so two instances never send the same mail.
+    const leaseUntil = new Date(Date.now() + SENDING_LEASE_MS);
+    const due = this.database.db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(and(isNull(mailOutbox.sentAt), lte(mailOutbox.nextAttemptAt, sql`now()`), sql`${mailOutbox.attempts} < ${MAX_ATTEMPTS}`))
+      .orderBy(mailOutbox.nextAttemptAt)
+      .limit(RETRY_BATCH)
+      .for('update', { skipLocked: true });
+    const claimed = await this.database.db
+      .update(mailOutbox)
+      .set({ nextAttemptAt: leaseUntil })
+      .where(inArray(mailOutbox.id, due))
+      .returning();
+    const results = await Promise.all(claimed.map((row) => this.deliver(row)));
+    return results.filter(Boolean).length;
+  }
+
+  /** The stored mails, newest first, optionally only those to one address (the dev outbox). */
+  async outbox(options: { to?: string | undefined; limit?: number } = {}): Promise<OutboxEntry[]> {
+    const rows = await this.database.db
+      .select({
+        id: mailOutbox.id,
+        to: mailOutbox.to,
+        subject: mailOutbox.subject,
+        text: mailOutbox.text,
+        html: mailOutbox.html,
+        createdAt: mailOutbox.createdAt,
+      })
+      .from(mailOutbox)
+      .where(options.to ? eq(mailOutbox.to, options.to.trim().toLowerCase()) : undefined)
+      .orderBy(desc(mailOutbox.id))
+      .limit(options.limit ?? 50);
+    return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+  }
+
+  private async deliver(row: MailMessage & { id: number; attempts: number }): Promise<boolean> {
+    const attempts = row.attempts + 1;
+    try {
+      await this.transport!.sendMail({ from: this.config.mail.from, to: row.to, subject: row.subject, text: row.text, html: row.html });
+      await this.database.db.update(mailOutbox).set({ sentAt: new Date(), attempts, lastError: null }).where(eq(mailOutbox.id, row.id));
+      return true;
+    } catch (error) {
+      const backoff = RETRY_BACKOFF_MINUTES[attempts - 1];
+      const lastError = error instanceof Error ? error.message : String(error);
+      await this.database.db
+        .update(mailOutbox)
+        .set({ attempts, lastError, nextAttemptAt: new Date(Date.now() + (backoff ?? 0) * 60_000) })
+        .where(eq(mailOutbox.id, row.id));
+      if (backoff === undefined) this.log.error({ to: row.to, subject: row.subject, attempts, err: error }, 'mail given up after the last attempt');
+      else this.log.warn({ to: row.to, subject: row.subject, attempts, err: error }, `mail not sent; next attempt in ${backoff} min`);
+      return false;
+    }
+  }
+
+  private track(delivery: Promise<unknown>): void {
+    const promise = delivery.then(
+      () => undefined,
+      (error: unknown) => this.log.error({ err: error }, 'mail delivery failed'),
+    );
+    this.inFlight.add(promise);
+    void promise.finally(() => this.inFlight.delete(promise));
+  }
+}
