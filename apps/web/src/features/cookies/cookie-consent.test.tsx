@@ -82,6 +82,17 @@ describe('the cookie consent dialog', () => {
     expect(analyticsScripts()[0]!.getAttribute('src')).toBe(SCRIPT);
   });
 
+  it('asks the server for the analytics configuration only once statistics are allowed', async () => {
+    const user = userEvent.setup();
+    renderConsent();
+    await user.click(screen.getByRole('button', { name: 'Deny' }));
+    expect(fetch).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Cookie settings' }));
+    await user.click(screen.getByRole('button', { name: 'Allow all' }));
+    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
+    expect(String(vi.mocked(fetch).mock.calls[0]![0])).toContain('/api/config');
+  });
+
   it('Allow selection stores only the switched-on categories', async () => {
     const user = userEvent.setup();
     renderConsent();

@@ -10,8 +10,10 @@ import styles from './cookie-consent.module.css';
  */
 export function CookieConsent() {
   const { consent, isOpen, decide, reopen, close } = useConsent();
-  const config = useQuery(appConfigQuery);
   const statistics = consent?.preferences.statistic ?? false;
+  // The configuration only names the analytics script: no request (and no render when it answers)
+  // until statistics are allowed, which on a first visit they are not.
+  const config = useQuery({ ...appConfigQuery, enabled: statistics });
   const scriptUrl = config.data?.analyticsScriptUrl ?? null;
 
   useEffect(() => {

@@ -1,3 +1,4 @@
+import { useDeferredValue } from 'react';
 import { Link } from 'react-router';
 import { TOP_SALES_COUNT } from '@keystore/contract/constants';
 import { GameCard } from '../../ui/game-card.tsx';
@@ -6,7 +7,11 @@ import styles from './top-sales.module.css';
 
 /** 'Top sales': the ten most popular games as cards, with a link on to the whole catalogue. */
 export function TopSales() {
-  const { data: games, isPending, isError } = useTopSales();
+  const { data, isError } = useTopSales();
+  // The ten cards are built as a transition, in slices that leave the page responsive, instead of
+  // in one long task just as the page has appeared; the skeletons stay until then.
+  const games = useDeferredValue(data);
+  const isPending = games === undefined;
   return (
     <section className={styles.section} aria-labelledby="top-sales-title">
       <div className={styles.header}>
