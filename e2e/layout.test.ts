@@ -63,7 +63,8 @@ describe('the frame of every page', () => {
     await screenshot(wide, 'layout-1280');
     const narrow = await newVisitorPage(browser, { viewport: { width: 390, height: 844 } });
     await narrow.goto(`${baseUrl}/store`);
-    await expect.poll(() => narrow.getByRole('link', { name: 'Profile' }).isVisible()).toBe(true);
+    // Logged out, the bottom bar's Profile is a button that opens the login dialog (SPEC §2).
+    await expect.poll(() => narrow.getByRole('button', { name: 'Profile' }).isVisible()).toBe(true);
     expect(await narrow.getByRole('combobox', { name: 'Search games' }).isVisible()).toBe(false);
     await narrow.getByRole('button', { name: 'Open search' }).click();
     await expect.poll(() => narrow.getByRole('combobox', { name: 'Search games' }).isVisible()).toBe(true);

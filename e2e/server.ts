@@ -33,7 +33,8 @@ export async function setup(project: TestProject): Promise<void> {
   dataDir = mkdtempSync(path.join(tmpdir(), 'keystore-e2e-'));
   const baseUrl = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, [...serverNodeFlags({}), path.join(import.meta.dirname, '../apps/server/src/main.ts')], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    // TRUST_PROXY: a journey can come "from a new IP" by sending X-Forwarded-For (the new-device check).
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', TRUST_PROXY: '1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const deadline = Date.now() + 60_000;

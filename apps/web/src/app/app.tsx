@@ -1,10 +1,14 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
+import { restoreSession } from '../lib/session.ts';
 import { router } from './router.tsx';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 60_000, retry: 1, refetchOnWindowFocus: false } },
 });
+
+// A stored token is checked once, as the app starts: the profile request runs while the page renders.
+void restoreSession();
 
 /** Providers around the router: server state through TanStack Query. */
 export function App() {

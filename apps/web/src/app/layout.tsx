@@ -1,12 +1,14 @@
 import { Outlet, ScrollRestoration } from 'react-router';
+import { AuthDialogHost } from '../features/auth/auth-dialog-host.tsx';
 import { CookieConsent } from '../features/cookies/cookie-consent.tsx';
+import { Toasts } from '../ui/toasts.tsx';
 import { Footer } from './footer.tsx';
 import { Header } from './header/header.tsx';
 import { BottomBar, Sidebar } from './navigation.tsx';
 import { useDisplayMode } from './use-display-mode.ts';
 import styles from './layout.module.css';
 
-/** The frame of every page: header, sidebar or bottom bar, footer, and the cookie consent. */
+/** The frame of every page: header, sidebar or bottom bar, footer, the cookie consent, the auth dialogs and the toasts. */
 export function Layout() {
   useDisplayMode();
   return (
@@ -26,6 +28,8 @@ export function Layout() {
       </div>
       <BottomBar />
       <CookieConsent />
+      <AuthDialogHost />
+      <Toasts />
       <ScrollRestoration />
     </div>
   );

@@ -1,0 +1,61 @@
+import { useEffect, useRef } from 'react';
+import { closeAuthDialog, useAuthDialog, type AuthDialogState, type AuthView } from '../../lib/auth-dialog.ts';
+import { Modal } from '../../ui/modal.tsx';
+import { ConfirmDialog } from './confirm-dialog.tsx';
+import { ForgotDialog } from './forgot-dialog.tsx';
+import { LoginDialog } from './login-dialog.tsx';
+import { NewDeviceDialog } from './new-device-dialog.tsx';
+import { ResetPasswordDialog } from './reset-password-dialog.tsx';
+import { ResetSuccess } from './reset-success.tsx';
+import { SignupDialog } from './signup-dialog.tsx';
+
+const TITLES: Record<AuthView, string> = {
+  login: 'Login',
+  signup: 'Sign Up',
+  confirm: 'Confirm your email',
+  forgot: 'Forgot password',
+  verifyNewDevice: 'Verify new device',
+  'reset-password': 'Reset password',
+  'reset-success': 'Password has changed Successful',
+};
+
+function DialogBody({ view, email, token }: AuthDialogState & { view: AuthView }) {
+  switch (view) {
+    case 'login':
+      return <LoginDialog email={email} />;
+    case 'signup':
+      return <SignupDialog />;
+    case 'confirm':
+      return <ConfirmDialog email={email ?? ''} />;
+    case 'forgot':
+      return <ForgotDialog email={email} />;
+    case 'verifyNewDevice':
+      return <NewDeviceDialog email={email ?? ''} />;
+    case 'reset-password':
+      return <ResetPasswordDialog email={email} token={token} />;
+    case 'reset-success':
+      return <ResetSuccess email={email} />;
+  }
+}
+
+/**
+ * The one modal overlay of the auth dialogs (SPEC §2): the shared Modal, whose title and body follow
+ * the open view; each switch of dialog moves focus to the new dialog's first control.
+ */
+export function AuthModal() {
+  const dialog = useAuthDialog();
+  const body = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    body.current?.querySelector<HTMLElement>('input:not([disabled]), button:not([disabled]), a[href]')?.focus();
+  }, [dialog.view]);
+
+  if (!dialog.view) return null;
+  return (
+    <Modal title={TITLES[dialog.view]} onClose={closeAuthDialog}>
+      <div ref={body}>
+        <DialogBody key={dialog.view} {...dialog} view={dialog.view} />
+      </div>
+    </Modal>
+  );
+}

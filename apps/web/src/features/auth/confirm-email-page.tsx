@@ -1,0 +1,78 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { accountUiMessages, validationMessages } from '@keystore/contract/messages';
+import { normalizeEmail } from '@keystore/contract/rules';
+import { ApiError } from '../../lib/api.ts';
+import { openAuthDialog } from '../../lib/auth-dialog.ts';
+import { Spinner } from '../../ui/spinner.tsx';
+import { verifyEmailFromLink } from './auth-api.ts';
+import styles from './confirm-email-page.module.css';
+
+/** The link of the sign-up e-mail (SPEC §2, /confirm-email?email=…&code=…): verifies and says how it went. */
+export function ConfirmEmailPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const email = normalizeEmail(params.get('email') ?? '');
+  const code = (params.get('code') ?? '').trim();
+  const missing = !email ? validationMessages.linkEmailMissing : !code ? validationMessages.linkCodeMissing : undefined;
+  // A query rather than an effect: the code is single use, and the query runs once per link even
+  // when React mounts the page twice (StrictMode) or the user comes back to it.
+  const verification = useQuery({
+    queryKey: ['verify-email-link', email, code],
+    queryFn: () => verifyEmailFromLink(email, code),
+    enabled: !missing,
+    retry: false,
+    staleTime: Infinity,
+    gcTime: Infinity,
+  });
+
+  if (!missing && verification.isPending) {
+    return (
+      <section className={styles.page} aria-busy="true">
+        <span aria-hidden="true">
+          <Spinner />
+        </span>
+        <p className={styles.text} role="status">
+          Verifying your email...
+        </p>
+      </section>
+    );
+  }
+
+  if (!missing && verification.isSuccess) {
+    return (
+      <section className={styles.page} aria-labelledby="confirm-email-title">
+        <h1 id="confirm-email-title" className={styles.title}>
+          Email is Verified
+        </h1>
+        {verification.data.message && <p className={styles.text}>{verification.data.message}</p>}
+        <button
+          type="button"
+          className={styles.action}
+          onClick={() => {
+            void navigate('/');
+            openAuthDialog('login', { email });
+          }}
+        >
+          Sign in
+        </button>
+      </section>
+    );
+  }
+
+  const error = verification.error;
+  const reason = missing ?? (error instanceof ApiError && error.fromServer ? error.message : accountUiMessages.linkVerificationFailed);
+  return (
+    <section className={styles.page} aria-labelledby="confirm-email-title">
+      <h1 id="confirm-email-title" className={styles.title}>
+        Verification Failed
+      </h1>
+      <p className={styles.text} role="alert">
+        {reason}
+      </p>
+      <Link to="/" className={styles.action}>
+        Return to Home
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { accountMessages, accountUiMessages, validationMessages } from '@keystore/contract/messages';
+import { emailProblem, normalizeEmail } from '@keystore/contract/rules';
+import { openAuthDialog, closeAuthDialog } from '../../lib/auth-dialog.ts';
+import { ApiError } from '../../lib/api.ts';
+import { signIn } from '../../lib/session.ts';
+import { showToast } from '../../ui/toasts.tsx';
+import { login, resendVerification } from './auth-api.ts';
+import { TextField } from './text-field.tsx';
+import styles from './auth-modal.module.css';
+
+interface LoginValues {
+  email: string;
+  password: string;
+}
+
+/** The login dialog (SPEC §2, §4, §8): e-mail checked while typing, then sign-in, the new-device check or the verify notice. */
+export function LoginDialog({ email = '' }: { email?: string }) {
+  const { register, handleSubmit, setError, getValues, formState } = useForm<LoginValues>({ mode: 'onChange', defaultValues: { email, password: '' } });
+  const { errors, isSubmitting } = formState;
+  /** The e-mail the server says is not verified yet: the notice replaces the password error. */
+  const [unverified, setUnverified] = useState<string | null>(null);
+  const [resending, setResending] = useState(false);
+
+  const submit = handleSubmit(async ({ email, password }) => {
+    setUnverified(null);
+    try {
+      const answer = await login(email, password);
+      if ('twoFactorRequired' in answer) return openAuthDialog('verifyNewDevice', { email: normalizeEmail(email) });
+      signIn(answer.token, answer.user);
+      closeAuthDialog();
+    } catch (error) {
+      if (error instanceof ApiError && error.message === accountMessages.verifyEmailFirst) setUnverified(normalizeEmail(email));
+      else setError('password', { message: accountMessages.invalidCredentials });
+    }
+  });
+
+  const resend = async (address: string) => {
+    setResending(true);
+    try {
+      await resendVerification(address);
+      showToast(accountMessages.verificationEmailResent);
+      openAuthDialog('confirm', { email: address });
+    } catch {
+      showToast(accountUiMessages.resendVerificationFailed, 'error');
+      setResending(false);
+    }
+  };
+
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate>
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        registration={register('email', { validate: (value) => emailProblem(value) ?? true })}
+        error={errors.email?.message}
+      />
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        registration={register('password', { required: validationMessages.passwordRequired })}
+        error={errors.password?.message}
+      />
+      {unverified && (
+        <div className={styles.notice} role="alert">
+          <p>{accountMessages.verifyEmailFirst}</p>
+          <div className={styles.links}>
+            <button type="button" className={styles.link} disabled={resending} onClick={() => void resend(unverified)}>
+              Resend verification email?
+            </button>
+            <button type="button" className={styles.link} onClick={() => openAuthDialog('confirm', { email: unverified })}>
+              I have a code
+            </button>
+          </div>
+        </div>
+      )}
+      <button type="submit" className={styles.primary} disabled={isSubmitting}>
+        {isSubmitting ? 'Logging in…' : 'Login'}
+      </button>
+      <div className={styles.links}>
+        <button type="button" className={styles.link} onClick={() => openAuthDialog('forgot', { email: getValues('email') })}>
+          Forgot password?
+        </button>
+        <span>
+          No account?{' '}
+          <button type="button" className={styles.link} onClick={() => openAuthDialog('signup')}>
+            Sign Up
+          </button>
+        </span>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+import { SUCCESS_TO_LOGIN_MS } from '@keystore/contract/constants';
+import { accountMessages } from '@keystore/contract/messages';
+import { closeAuthDialog } from '../../lib/auth-dialog.ts';
+import { signIn } from '../../lib/session.ts';
+import { showToast } from '../../ui/toasts.tsx';
+import { resendNewDeviceCode, verifyNewDevice } from './auth-api.ts';
+import { CodeForm } from './code-form.tsx';
+import { ResendCode } from './resend-code.tsx';
+import { useLater } from './use-later.ts';
+import styles from './auth-modal.module.css';
+
+/** The new-device check (SPEC §2, §4): a login from an IP the account has not used asks for an e-mailed code. */
+export function NewDeviceDialog({ email }: { email: string }) {
+  const later = useLater();
+  const verify = async (code: string) => {
+    const session = await verifyNewDevice(email, code);
+    showToast(accountMessages.newDeviceVerified);
+    signIn(session.token, session.user);
+    later(closeAuthDialog, SUCCESS_TO_LOGIN_MS);
+  };
+  return (
+    <div className={styles.form}>
+      <p className={styles.text}>
+        You are logging in from a new IP address. To keep your account safe, we sent a 6-digit code to <strong>{email}</strong>. Enter
+        it to confirm it is you.
+      </p>
+      <CodeForm verify={verify} clearOnError />
+      <ResendCode resend={() => resendNewDeviceCode(email)} />
+    </div>
+  );
+}

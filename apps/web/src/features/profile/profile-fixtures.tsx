@@ -1,0 +1,31 @@
+// Test support for the profile's component tests: the page in a router, and the API stubbed with
+// the signed-in customer's profile.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { AuthDialogProbe, json, stubApi, testUser, type ApiCall, type ApiRoutes } from '../../test/fixtures.tsx';
+import { Toasts } from '../../ui/toasts.tsx';
+import { ProfilePage } from './profile-page.tsx';
+
+/** Stubs the API (see stubApi); the profile answers `testUser()` unless a route says otherwise. */
+export function stubProfileApi(routes: ApiRoutes = {}): ApiCall[] {
+  return stubApi({ 'GET /api/users/profile': () => json(200, testUser()), ...routes });
+}
+
+/** The profile page at /profile, with a home and a /login page to arrive at. */
+export function renderProfile() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={['/profile']}>
+        <Routes>
+          <Route path="/profile" element={<ProfilePage />} />
+          <Route path="/" element={<h1>Home</h1>} />
+          <Route path="/login" element={<h1>Login page</h1>} />
+        </Routes>
+      </MemoryRouter>
+      <Toasts />
+      <AuthDialogProbe />
+    </QueryClientProvider>,
+  );
+}

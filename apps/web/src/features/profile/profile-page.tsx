@@ -1,0 +1,96 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { User } from '@keystore/contract';
+import { openAuthDialog } from '../../lib/auth-dialog.ts';
+import { signOut, useSession, type SessionState } from '../../lib/session.ts';
+import { Avatar } from './avatar.tsx';
+import { AvatarModal } from './avatar-modal.tsx';
+import { DeleteAccount } from './delete-account.tsx';
+import { CameraIcon } from './icons.tsx';
+import { MembershipStats } from './membership-stats.tsx';
+import { OrderHistory } from './order-history.tsx';
+import { PasswordForm } from './password-form.tsx';
+import { ProfileSkeleton } from './profile-skeleton.tsx';
+import { useProfileRefresh } from './use-profile.ts';
+import controls from './controls.module.css';
+import styles from './profile-page.module.css';
+
+/** The profile (SPEC §2 Profile): who you are, your level, your orders, your password and your account. */
+export function ProfilePage() {
+  const session = useSession();
+  useLoginForVisitors(session.status);
+  if (session.status === 'restoring') return <ProfileSkeleton />;
+  if (!session.user || !session.token) return <SignedOutPrompt />;
+  return <Profile user={session.user} token={session.token} />;
+}
+
+/**
+ * Opens the login dialog for someone who arrives signed out (or whose stored session fails), but
+ * not for someone who just logged out or deleted the account here: they are on their way home.
+ */
+function useLoginForVisitors(status: SessionState['status']): void {
+  const previous = useRef(status);
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = status;
+    if (status === 'signed-out' && before !== 'signed-in') openAuthDialog('login');
+  }, [status]);
+}
+
+function SignedOutPrompt() {
+  return (
+    <section className={styles.prompt} aria-labelledby="profile-title">
+      <h1 id="profile-title" className={styles.title}>
+        Profile
+      </h1>
+      <p className={styles.cardText}>Sign in to see your profile, your orders and your account settings.</p>
+      <button type="button" className={controls.primary} onClick={() => openAuthDialog('login')}>
+        Sign In
+      </button>
+    </section>
+  );
+}
+
+function Profile({ user, token }: { user: User; token: string }) {
+  const navigate = useNavigate();
+  const [editingPhoto, setEditingPhoto] = useState(false);
+  useProfileRefresh(token);
+
+  const logOut = () => {
+    navigate('/');
+    signOut();
+  };
+
+  return (
+    <div className={styles.page}>
+      <h1 className={styles.title}>Profile</h1>
+      <section className={styles.summary} aria-label="Account">
+        <div className={styles.identity}>
+          <Avatar src={user.avatar} size={80} alt="Profile photo" />
+          <div className={styles.names}>
+            <p className={styles.username}>{user.username}</p>
+            <p className={styles.email}>{user.email}</p>
+          </div>
+          <div className={styles.identityActions}>
+            <button type="button" className={controls.secondary} onClick={() => setEditingPhoto(true)}>
+              <CameraIcon />
+              Edit profile photo
+            </button>
+            <button type="button" className={`${controls.secondary} ${styles.mobileOnly}`} onClick={logOut}>
+              Log out
+            </button>
+          </div>
+        </div>
+        <MembershipStats user={user} />
+      </section>
+      <div className={styles.columns}>
+        <OrderHistory entries={user.purchaseHistory} />
+        <div className={styles.settings}>
+          <PasswordForm />
+          <DeleteAccount />
+        </div>
+      </div>
+      {editingPhoto && <AvatarModal user={user} onClose={() => setEditingPhoto(false)} />}
+    </div>
+  );
+}
