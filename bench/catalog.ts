@@ -3,19 +3,18 @@
 // floor), the server's RSS, and the seconds from start to healthy on an existing data dir.
 //   npm run bench                       (both databases; PostgreSQL when BENCH_DATABASE_URL or the local server answers)
 //   BENCH_SECONDS=5 npm run bench       (shorter runs)
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { serverNodeFlags } from '../scripts/server-process.ts';
+import { startBenchServer } from './server.ts';
 
 const root = path.join(import.meta.dirname, '..');
 const COUNT = Number(process.env.BENCH_TITLES ?? 70_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const PG_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const PORT = 3900;
 
 const calls = [
   { name: 'health (floor)', path: '/api/health' },
@@ -41,51 +40,30 @@ function seed(env: Record<string, string>): void {
   console.log(`  seeded ${COUNT} titles in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-async function startServer(env: Record<string, string>): Promise<{ server: ChildProcess; seconds: number }> {
-  const started = performance.now();
-  const server = spawn(process.execPath, [...serverNodeFlags({ ...process.env, ...env }), path.join(root, 'apps/server/src/main.ts')], {
-    env: { ...process.env, ...env, PORT: String(PORT), LOG_LEVEL: 'warn', NODE_ENV: 'production' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/api/health`)).ok) break;
-    } catch {
-      // not yet listening
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return { server, seconds: (performance.now() - started) / 1000 };
-}
-
-async function stopServer(server: ChildProcess): Promise<void> {
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
-}
-
 function rssMb(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
   return { rss: field('VmRSS'), peak: field('VmHWM') };
 }
 
-async function measure(pathAndQuery: string, seconds: number): Promise<{ rps: number; p50: number; p99: number }> {
-  const result = await autocannon({ url: `http://127.0.0.1:${PORT}${pathAndQuery}`, connections: CONNECTIONS, duration: seconds });
+async function measure(base: string, pathAndQuery: string, seconds: number): Promise<{ rps: number; p50: number; p99: number }> {
+  const result = await autocannon({ url: `${base}${pathAndQuery}`, connections: CONNECTIONS, duration: seconds });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${pathAndQuery}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
 async function benchmark(label: string, env: Record<string, string>): Promise<void> {
   console.log(`\n== ${label} ==`);
-  const { server, seconds } = await startServer(env);
-  const { total } = (await (await fetch(`http://127.0.0.1:${PORT}/api/games?pageSize=1`)).json()) as { total: number };
+  // Ready once healthy, not once synced: the start time is held against "healthy ≤ 3 s" below.
+  const server = await startBenchServer({ env, readyWhen: 'healthy' });
+  const seconds = server.startSeconds;
+  const { total } = (await (await fetch(`${server.base}/api/games?pageSize=1`)).json()) as { total: number };
   // Warm up the JIT on every call before measuring.
-  for (const call of calls) await measure(call.path, 1);
+  for (const call of calls) await measure(server.base, call.path, 1);
   const measured: Measured[] = [];
-  for (const call of calls) measured.push({ name: call.name, ...(await measure(call.path, SECONDS)) });
-  const memory = rssMb(server.pid!);
-  await stopServer(server);
+  for (const call of calls) measured.push({ name: call.name, ...(await measure(server.base, call.path, SECONDS)) });
+  const memory = rssMb(server.pid);
+  await server.stop();
 
   const floor = measured[0]!;
   console.log(`catalogue: ${total} titles; ${CONNECTIONS} connections, ${SECONDS} s per call`);

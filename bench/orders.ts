@@ -1,0 +1,182 @@
+// Orders benchmark: 100 buyers, each placing an order for one key and paying it with the test
+// gateway's card (the keys are allocated within the payment request), against the production
+// server on PostgreSQL. Two runs of BENCH_SECONDS:
+//   1. saturation: every buyer buys again the moment the last purchase is done: the most purchases
+//      per second the store manages, and the latency when 100 purchases are always under way;
+//   2. paced: the 100 buyers together start BENCH_RATE purchases a second (default: half of what
+//      run 1 reached), each timed from when it was due, so waiting counts: the latency of a store
+//      under load it can carry.
+// Then the oversell count (keys delivered beyond a game's stock) and duplicate keys: both must be 0.
+//   npm run bench:orders
+//   BENCH_SECONDS=5 BENCH_BUYERS=50 BENCH_RATE=40 npm run bench:orders
+// Buyers are made straight in the database (one password hash shared, sessions opened directly):
+// a hundred argon2 hashes and logins are the login benchmark's subject, not this one's.
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDatabase, queryRows } from '../apps/server/src/db/client.ts';
+import { SessionService } from '../apps/server/src/modules/auth/sessions.ts';
+import { UsersService } from '../apps/server/src/modules/users/service.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { hashPassword } from '../apps/server/src/platform/passwords.ts';
+import { startBenchServer } from './server.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const BUYERS = Number(process.env.BENCH_BUYERS ?? 100);
+const GAMES = Number(process.env.BENCH_GAMES ?? 20);
+/** Keys per game: enough for most of the run, few enough that some games sell out and the 409 path runs too. */
+const STOCK = Number(process.env.BENCH_STOCK ?? 300);
+const TARGET_P95_MS = 50;
+const PG_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB_NAME = 'keystore_bench_orders';
+const JWT_SECRET = 'bench-orders-secret-bench-orders-secret-01';
+const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123', name: 'Bench Buyer' };
+
+async function admin(query: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_SERVER });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+interface Tally {
+  purchases: number[];
+  orderMs: number[];
+  payMs: number[];
+  soldOut: number;
+  undelivered: number;
+  errors: Map<string, number>;
+}
+
+const newTally = (): Tally => ({ purchases: [], orderMs: [], payMs: [], soldOut: 0, undelivered: 0, errors: new Map() });
+
+/**
+ * One buyer until the deadline: order a random game, pay it, again. With `interval` (ms) the buyer
+ * starts a purchase every `interval` (from a random offset), timing each from when it was due.
+ */
+async function buyer(base: string, token: string, gameIds: string[], deadline: number, tally: Tally, interval?: number): Promise<void> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const fail = (what: string) => tally.errors.set(what, (tally.errors.get(what) ?? 0) + 1);
+  let due = performance.now() + (interval ? Math.random() * interval : 0);
+  for (;;) {
+    if (interval) {
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    if (performance.now() >= deadline) return;
+    const started = interval ? due : performance.now();
+    if (interval) due += interval;
+    const gameId = gameIds[Math.floor(Math.random() * gameIds.length)]!;
+    try {
+      const placed = await fetch(`${base}/api/orders`, { method: 'POST', headers, body: JSON.stringify({ items: [{ gameId, quantity: 1 }] }) });
+      const answer = (await placed.json()) as { order?: { _id: string } };
+      const ordered = performance.now();
+      if (placed.status === 409) {
+        tally.soldOut += 1;
+        continue;
+      }
+      if (placed.status !== 201 || !answer.order) {
+        fail(`order ${placed.status}`);
+        continue;
+      }
+      const paid = await fetch(`${base}/api/payments/test/${answer.order._id}`, { method: 'POST', headers, body: JSON.stringify(CARD) });
+      const payment = (await paid.json()) as { status?: string; deliveryStatus?: string };
+      const done = performance.now();
+      if (paid.status !== 200 || payment.status !== 'Paid') {
+        fail(`payment ${paid.status}`);
+        continue;
+      }
+      if (payment.deliveryStatus !== 'Delivered') tally.undelivered += 1;
+      tally.purchases.push(done - started);
+      tally.orderMs.push(ordered - started);
+      tally.payMs.push(done - ordered);
+    } catch (error) {
+      fail(error instanceof Error ? error.message : String(error));
+    }
+  }
+}
+
+async function run(base: string, tokens: string[], gameIds: string[], seconds: number, rate?: number): Promise<Tally> {
+  const tally = newTally();
+  const deadline = performance.now() + seconds * 1000;
+  const interval = rate ? (tokens.length / rate) * 1000 : undefined;
+  await Promise.all(tokens.map((token) => buyer(base, token, gameIds, deadline, tally, interval)));
+  return tally;
+}
+
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const ms = (values: number[], p: number) => percentile(sorted(values), p).toFixed(1);
+
+function report(title: string, tally: Tally): number {
+  const rate = tally.purchases.length / SECONDS;
+  console.log(`\n${title}`);
+  console.log(`  purchases (order + payment + keys) per second: ${rate.toFixed(0)}  (${(rate * 2).toFixed(0)} requests/s)`);
+  console.log(`  order + payment + allocation: p50 ${ms(tally.purchases, 50)} ms, p95 ${ms(tally.purchases, 95)} ms, p99 ${ms(tally.purchases, 99)} ms  (target p95 ≤ ${TARGET_P95_MS} ms)`);
+  console.log(`    POST /api/orders p50 ${ms(tally.orderMs, 50)} ms, p95 ${ms(tally.orderMs, 95)} ms; POST /api/payments/test p50 ${ms(tally.payMs, 50)} ms, p95 ${ms(tally.payMs, 95)} ms`);
+  console.log(`  sold out (409): ${tally.soldOut}; paid but not delivered at once: ${tally.undelivered}; errors: ${tally.errors.size ? JSON.stringify(Object.fromEntries(tally.errors)) : 0}`);
+  return rate;
+}
+
+await admin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
+await admin(`CREATE DATABASE "${DB_NAME}"`);
+const url = new URL(PG_SERVER);
+url.pathname = `/${DB_NAME}`;
+const databaseUrl = url.toString();
+
+const server = await startBenchServer({ env: { DATABASE_URL: databaseUrl, JWT_SECRET, KEY_ENCRYPTION_KEY: 'ab'.repeat(32) } });
+const database = await openDatabase({ url: databaseUrl });
+try {
+  const config = loadConfig({ DATA_DIR: '/tmp/keystore-bench-orders-unused', JWT_SECRET, KEY_ENCRYPTION_KEY: 'ab'.repeat(32) });
+  const users = new UsersService(database, config);
+  const sessions = new SessionService(database, JWT_SECRET);
+  const passwordHash = await hashPassword('BenchPass1');
+  const tokens = await Promise.all(
+    Array.from({ length: BUYERS }, async (_, n) => {
+      const user = await users.create({ username: `Bench_${n}`, email: `bench.buyer.${n}@gmail.com`, passwordHash, verified: true });
+      return sessions.open(user.id, { ip: '127.0.0.1', userAgent: 'bench' });
+    }),
+  );
+  const games = await queryRows<{ id: string }>(database.db, sql`select id from games where active order by popularity desc, id limit ${GAMES}`);
+  const gameIds = games.map((game) => game.id);
+  await database.db.execute(sql`update games set stock = ${STOCK} where id in ${gameIds}`);
+
+  if (WARMUP_SECONDS > 0) await run(server.base, tokens, gameIds, WARMUP_SECONDS);
+  console.log(`\n${BUYERS} buyers, ${SECONDS} s per run (after ${WARMUP_SECONDS} s warm-up), ${GAMES} games × ${STOCK} keys, PostgreSQL, demo supplier`);
+  const saturation = await run(server.base, tokens, gameIds, SECONDS);
+  const most = report(`1. saturation: ${BUYERS} purchases always under way`, saturation);
+  const rate = Number(process.env.BENCH_RATE ?? Math.max(1, Math.floor(most / 2)));
+  const paced = await run(server.base, tokens, gameIds, SECONDS, rate);
+  report(`2. paced: the ${BUYERS} buyers start ${rate} purchases a second together`, paced);
+
+  // Every key delivered against what each game had: more keys than stock is an oversell.
+  const perGame = await queryRows<{ id: string; stock: number; keys: number; reserved: number }>(
+    database.db,
+    sql`select g.id, g.stock,
+          (select count(*)::int from product_keys k where k.game_id = g.id and k.voided_at is null) as keys,
+          (select coalesce(sum(l.quantity), 0)::int from order_lines l join orders o on o.id = l.order_id
+            where l.game_id = g.id and o.status = 'Awaiting payment') as reserved
+        from games g where g.id in ${gameIds}`,
+  );
+  const oversold = perGame.reduce((sum, game) => sum + Math.max(0, game.keys - STOCK), 0);
+  const unaccounted = perGame.filter((game) => game.stock + game.keys + game.reserved !== STOCK || game.stock < 0).length;
+  const [keys] = await queryRows<{ all: number; distinct: number; delivered: number }>(
+    database.db,
+    sql`select count(*)::int as all, count(distinct (game_id, serial_hash))::int as distinct,
+          (select count(*)::int from orders where status = 'Paid' and delivery_status = 'Delivered') as delivered from product_keys`,
+  );
+
+  console.log(`\noversell (keys beyond stock): ${oversold}; duplicate keys: ${keys!.all - keys!.distinct}; stock not accounted for: ${unaccounted} games; delivered orders: ${keys!.delivered}, keys: ${keys!.all}`);
+  if (oversold > 0 || keys!.all !== keys!.distinct || unaccounted > 0 || saturation.errors.size + paced.errors.size > 0) process.exitCode = 1;
+} finally {
+  await database.close();
+  await server.stop();
+  await admin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
+}

@@ -1,0 +1,89 @@
+// The production server as the benchmarks run it: started with its Node flags on a free port,
+// waited for until it is ready, and stopped with its temporary data dir removed.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { serverNodeFlags } from '../scripts/server-process.ts';
+
+const root = path.join(import.meta.dirname, '..');
+const READY_WITHIN_MS = 120_000;
+
+export interface BenchServerOptions {
+  /**
+   * Environment on top of this process's. The embedded database unless DATABASE_URL says otherwise;
+   * a DATA_DIR given is kept, else the server gets a fresh one that `stop` removes.
+   */
+  env?: Record<string, string>;
+  /**
+   * Ready once /api/health answers, or (the default) once the catalogue is synced too, so that no
+   * sync runs while a benchmark measures.
+   */
+  readyWhen?: 'healthy' | 'catalogue';
+}
+
+export interface BenchServer {
+  /** http://127.0.0.1:<port> */
+  base: string;
+  pid: number;
+  /** Seconds from the start to ready. */
+  startSeconds: number;
+  stop(): Promise<void>;
+}
+
+/** A free port, so a second run (or another checkout's) is never measured by mistake. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Starts the server and answers once it is ready; stops it again if it never gets there. */
+export async function startBenchServer(options: BenchServerOptions = {}): Promise<BenchServer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const ownDataDir = options.env?.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'keystore-bench-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...options.env, PORT: String(port) };
+  if (ownDataDir) env.DATA_DIR = ownDataDir;
+  const started = performance.now();
+  const server = spawn(process.execPath, [...serverNodeFlags(env), path.join(root, 'apps/server/src/main.ts')], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+
+  const stop = async () => {
+    if (server.exitCode === null && server.signalCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+    if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+  };
+
+  try {
+    // Polled often: the catalogue benchmark holds the start time against a target.
+    while (!(await isReady(base, options.readyWhen ?? 'catalogue'))) {
+      if (server.exitCode !== null || server.signalCode !== null) throw new Error(`the server exited with ${server.exitCode ?? server.signalCode}`);
+      if (performance.now() - started > READY_WITHIN_MS) throw new Error(`the server was not ready within ${READY_WITHIN_MS / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { base, pid: server.pid!, startSeconds: (performance.now() - started) / 1000, stop };
+}
+
+async function isReady(base: string, readyWhen: 'healthy' | 'catalogue'): Promise<boolean> {
+  try {
+    if (readyWhen === 'healthy') return (await fetch(`${base}/api/health`)).ok;
+    const games = (await (await fetch(`${base}/api/games?pageSize=1`)).json()) as { total?: number };
+    return (games.total ?? 0) > 0;
+  } catch {
+    return false; // not listening yet
+  }
+}
