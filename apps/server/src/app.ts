@@ -9,9 +9,15 @@ import { AVATAR_MAX_BYTES, healthSchema, publicConfigSchema, startingSchema } fr
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
-import { CatalogService, type CatalogOptions } from './modules/catalog/service.ts';
+import { CatalogService, supplierFromConfig, type CatalogOptions } from './modules/catalog/service.ts';
 import { registerAuth } from './modules/auth/plugin.ts';
 import { devMailRoutes } from './modules/dev-mail/routes.ts';
+import { libraryRoutes } from './modules/library/routes.ts';
+import { LibraryService } from './modules/library/service.ts';
+import { OrderJobs } from './modules/orders/jobs.ts';
+import { ordersRoutes } from './modules/orders/routes.ts';
+import { OrdersService } from './modules/orders/service.ts';
+import { registerPayments } from './modules/payments/plugin.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { UsersService } from './modules/users/service.ts';
 import { Mailer } from './platform/mailer.ts';
@@ -25,6 +31,8 @@ declare module 'fastify' {
     catalog: CatalogService;
     database: Database;
     mailer: Mailer;
+    orders: OrdersService;
+    orderJobs: OrderJobs;
   }
 }
 
@@ -79,7 +87,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   app.decorate('database', database);
-  const catalog = new CatalogService(database, config, app.log, { autoSync: true, ...options.catalog });
+  // One supplier for the catalogue and the orders: a demo supplier remembers its orders in memory.
+  const supplier = options.catalog?.supplier ?? supplierFromConfig(config);
+  const catalog = new CatalogService(database, config, app.log, { autoSync: true, ...options.catalog, supplier });
   app.decorate('catalog', catalog);
   app.addHook('onReady', () => catalog.start());
   app.addHook('onClose', () => catalog.stop());
@@ -108,6 +118,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // a bigger file is cut off while it arrives, never buffered whole.
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 } });
   await app.register(usersRoutes, { users });
+
+  const library = new LibraryService(database, catalog, config.secrets.keyEncryption);
+  const orders = new OrdersService({ database, config, library, users, mailer, supplier, log: app.log });
+  users.usePurchaseStats(orders);
+  app.decorate('orders', orders);
+  await registerPayments(app, { config, database, orders });
+  await app.register(ordersRoutes, { orders });
+  await app.register(libraryRoutes, { library });
+  const orderJobs = new OrderJobs(database, orders, app.log);
+  app.decorate('orderJobs', orderJobs);
+  app.addHook('onReady', () => orderJobs.start());
+  app.addHook('onClose', () => orderJobs.stop());
   await registerWebApp(app, config.webDist, async (pathname, chunks) => {
     const head = await pageHead(pathname, catalog, config.publicUrl);
     return { status: head.status, head: headHtml(head, config.publicUrl, chunks(head.entry)) };

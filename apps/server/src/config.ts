@@ -28,6 +28,8 @@ const environmentSchema = z.object({
   PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Where the Stripe SDK sends its calls: for tests and stripe-mock; unset means Stripe itself. */
+  STRIPE_API_URL: z.url().optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
   AI_CHAT_MODEL: z.string().default('gpt-4o-mini'),
@@ -50,6 +52,8 @@ const environmentSchema = z.object({
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
   ANALYTICS_SCRIPT_URL: z.url().optional(),
   WEB_DIST: z.string().optional(),
+  /** Fault injection for the crash test (decision 008); unset in any real deployment. */
+  KEYSTORE_FAULT: z.enum(['crash-after-payment']).optional(),
 });
 
 export type Environment = z.input<typeof environmentSchema>;
@@ -73,7 +77,13 @@ export interface Config {
     timeoutMs: number;
     markupPercent: number;
   };
-  payments: { provider: 'test' | 'stripe'; stripeSecretKey: string | undefined; stripeWebhookSecret: string | undefined };
+  payments: {
+    provider: 'test' | 'stripe';
+    stripeSecretKey: string | undefined;
+    stripeWebhookSecret: string | undefined;
+    /** Another Stripe API origin (tests, stripe-mock); Stripe's own when unset. */
+    stripeApiUrl: string | undefined;
+  };
   ai: { apiKey: string | undefined; baseUrl: string | undefined; chatModel: string; imageModel: string };
   /** Proxies in front whose X-Forwarded-For is believed (0: none, the socket's address counts). */
   trustProxy: number;
@@ -87,6 +97,11 @@ export interface Config {
   analyticsScriptUrl: string | undefined;
   /** The built web app; the server serves it when the folder exists. */
   webDist: string;
+  /**
+   * A deliberate fault for tests: `crash-after-payment` kills the process (SIGKILL) right after a
+   * payment is committed and before its keys are allocated, so the start-up sweep can be tested.
+   */
+  fault: 'crash-after-payment' | undefined;
 }
 
 /** Reads and checks the environment once; a wrong value stops the start with a clear message. */
@@ -99,6 +114,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   if (e.SUPPLIER === 'kinguin' && !e.SUPPLIER_API_KEY) {
     throw new Error('Invalid configuration:\n  SUPPLIER_API_KEY is required when SUPPLIER=kinguin');
+  }
+  if (e.PAYMENT_PROVIDER === 'stripe') {
+    const missing = (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const).filter((name) => !e[name]);
+    if (missing.length) throw new Error(`Invalid configuration:\n  ${missing.map((name) => `${name} is required when PAYMENT_PROVIDER=stripe`).join('\n  ')}`);
   }
   const admin = adminAccount(e.ADMIN_EMAIL, e.ADMIN_PASSWORD);
   const dataDir = path.resolve(e.DATA_DIR);
@@ -128,6 +147,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       provider: e.PAYMENT_PROVIDER,
       stripeSecretKey: e.STRIPE_SECRET_KEY,
       stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      stripeApiUrl: e.STRIPE_API_URL,
     },
     ai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, chatModel: e.AI_CHAT_MODEL, imageModel: e.AI_IMAGE_MODEL },
     trustProxy: e.TRUST_PROXY,
@@ -136,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitScale: e.RATE_LIMIT_SCALE,
     analyticsScriptUrl: e.ANALYTICS_SCRIPT_URL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+    fault: e.KEYSTORE_FAULT,
   };
 }
 

@@ -152,3 +152,33 @@ export function membershipFor(totalSpent: number): Membership {
   for (const candidate of MEMBERSHIP_TIERS) if (totalSpent >= candidate.from) tier = candidate.name;
   return tier;
 }
+
+/** Orders and payment (issue 5, DESIGN §4): how long an unpaid order holds its keys, and the order's limits. */
+export const ORDER_TTL_MINUTES = 30;
+export const ORDER_MAX_LINES = 50;
+export const ORDER_LINE_MAX_QUANTITY = 10;
+/** Unpaid orders one customer may hold at once: each holds its keys for 30 minutes. */
+export const MAX_UNPAID_ORDERS = 5;
+/** Every purchase is in euro (SPEC §1). */
+export const ORDER_CURRENCY = 'EUR';
+/** The terms: a refund is possible within 30 days (SPEC §1). */
+export const REFUND_WINDOW_DAYS = 30;
+
+export const ORDER_STATUSES = ['Awaiting payment', 'Paid', 'Declined', 'Expired', 'Refunded'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** 'Pending' until the keys are in (or the order ends unpaid); SPEC §4 shows anything but 'Delivered' as not delivered. */
+export const DELIVERY_STATUSES = ['Pending', 'Delivered', 'Not delivered'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const PAYMENT_PROVIDERS = ['test', 'stripe'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+
+/**
+ * The built-in test gateway's cards (DESIGN §4, issue 5), digits only. Any future expiry, any
+ * 3-digit CVC. Any other card that passes the Luhn check is declined as an unknown test card.
+ */
+export const TEST_CARDS = {
+  pays: '4242424242424242',
+  declined: '4000000000000002',
+  insufficientFunds: '4000000000009995',
+} as const;

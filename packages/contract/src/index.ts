@@ -6,3 +6,5 @@ export * from './health.ts';
 export * from './rules.ts';
 export * from './email-domains.ts';
 export * from './accounts.ts';
+export * from './payment-rules.ts';
+export * from './orders.ts';

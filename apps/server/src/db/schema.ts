@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { Role, SystemRequirements } from '@keystore/contract';
+import type { DeliveryStatus, OrderStatus, PaymentProviderName, Role, SystemRequirements } from '@keystore/contract';
 
 /** The catalogue: one row per supplier product. Money is held in euro cents. */
 export const games = pgTable(
@@ -150,4 +150,130 @@ export const mailOutbox = pgTable(
     lastError: text('last_error'),
   },
   (table) => [index('mail_outbox_pending_idx').on(table.nextAttemptAt).where(sql`${table.sentAt} is null`)],
+);
+
+/**
+ * Orders (issue 5). Money in euro cents, priced from the catalogue when placed. The buyer is kept
+ * as a reference that turns null when the account is deleted: the order stays for the books.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status').$type<OrderStatus>().notNull(),
+    deliveryStatus: text('delivery_status').$type<DeliveryStatus>().notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('EUR'),
+    provider: text('provider').$type<PaymentProviderName>().notNull(),
+    /** The provider's reference for the payment (a Stripe Checkout Session or payment intent). */
+    providerRef: text('provider_ref'),
+    declineReason: text('decline_reason'),
+    createdAt: moment('created_at').notNull().default(sql`now()`),
+    expiresAt: moment('expires_at').notNull(),
+    paidAt: moment('paid_at'),
+    deliveredAt: moment('delivered_at'),
+    refundedAt: moment('refunded_at'),
+    /** The supplier's order for our keys, once placed (placed with our order id, so never twice). */
+    supplierOrderId: text('supplier_order_id'),
+    /** An allocation in progress holds the order until then, so two runs never work on it at once. */
+    allocationLeaseUntil: moment('allocation_lease_until'),
+    allocationAttempts: integer('allocation_attempts').notNull().default(0),
+    /** When the retry job next tries a paid order whose keys are not all in. */
+    nextAllocationAt: moment('next_allocation_at'),
+    lastAllocationError: text('last_allocation_error'),
+    /** The "delivery is delayed" mail goes out once. */
+    delayNoticeAt: moment('delay_notice_at'),
+  },
+  (table) => [
+    index('orders_user_created_idx').on(table.userId, table.createdAt),
+    index('orders_awaiting_expiry_idx').on(table.expiresAt).where(sql`${table.status} = 'Awaiting payment'`),
+    index('orders_undelivered_idx').on(table.nextAllocationAt).where(sql`${table.status} = 'Paid' and ${table.deliveryStatus} <> 'Delivered'`),
+  ],
+);
+
+/** The lines of an order, with what the catalogue said when it was placed (title, image, prices). */
+export const orderLines = pgTable(
+  'order_lines',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
+    supplierProductId: text('supplier_product_id').notNull(),
+    title: text('title').notNull(),
+    image: text('image'),
+    platform: text('platform').notNull(),
+    quantity: integer('quantity').notNull(),
+    unitPriceCents: integer('unit_price_cents').notNull(),
+    supplierPriceCents: integer('supplier_price_cents').notNull(),
+  },
+  (table) => [uniqueIndex('order_lines_order_game_idx').on(table.orderId, table.gameId)],
+);
+
+/**
+ * Keys bought for orders. The serial is stored encrypted (AES-256-GCM: iv, tag and ciphertext,
+ * base64url) and as a keyed hash; the unique (game, hash) index makes a key sellable once, ever.
+ */
+export const productKeys = pgTable(
+  'product_keys',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    lineId: text('line_id')
+      .notNull()
+      .references(() => orderLines.id),
+    /** Which of the line's keys this is (0-based): a second allocation run writes the same rows, not more. */
+    position: integer('position').notNull(),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    serialEncrypted: text('serial_encrypted').notNull(),
+    serialHash: text('serial_hash').notNull(),
+    demo: boolean('demo').notNull().default(false),
+    deliveredAt: moment('delivered_at').notNull().default(sql`now()`),
+    voidedAt: moment('voided_at'),
+    voidReason: text('void_reason'),
+  },
+  (table) => [
+    uniqueIndex('product_keys_game_serial_idx').on(table.gameId, table.serialHash),
+    uniqueIndex('product_keys_line_position_idx').on(table.lineId, table.position),
+    index('product_keys_user_idx').on(table.userId, table.deliveredAt),
+    index('product_keys_order_idx').on(table.orderId),
+  ],
+);
+
+/** Every time a key was shown to its owner, and from where. */
+export const keyReveals = pgTable(
+  'key_reveals',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    keyId: text('key_id')
+      .notNull()
+      .references(() => productKeys.id, { onDelete: 'cascade' }),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    at: moment('at').notNull().default(sql`now()`),
+    ip: text('ip'),
+  },
+  (table) => [index('key_reveals_key_idx').on(table.keyId)],
+);
+
+/** Payment provider events already handled (webhook idempotency): the same event twice changes nothing. */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: text('provider').$type<PaymentProviderName>().notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    orderId: text('order_id'),
+    receivedAt: moment('received_at').notNull().default(sql`now()`),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
 );

@@ -163,7 +163,8 @@ export class CatalogService {
   }
 }
 
-function supplierFromConfig(config: Config): Supplier {
+/** The key supplier the configuration names; the app builds one and shares it with the orders module. */
+export function supplierFromConfig(config: Config): Supplier {
   if (config.supplier.name === 'kinguin') {
     return new KinguinSupplier({ apiUrl: config.supplier.apiUrl, apiKey: config.supplier.apiKey ?? '', timeoutMs: config.supplier.timeoutMs });
   }

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountMessages, AVATAR_MAX_BYTES, type User } from '@keystore/contract';
 import { signedInUser, type SignedInUser } from '../../test/accounts.ts';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
+import { encodePng } from '../../test/png.ts';
 
 let test: TestApp;
 let alice: SignedInUser;
@@ -56,21 +56,7 @@ const phonePhoto = () =>
  * would decode to 400 million pixels.
  */
 function blackPng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed));
-    return Buffer.concat([length, typed, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([1, 0, 0, 0, 0], 8); // bit depth 1, greyscale, deflate, no filter, not interlaced
-  const rows = Buffer.alloc(height * (1 + Math.ceil(width / 8)));
-  const signature = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return encodePng({ width, height, bitDepth: 1, colour: 'greyscale', rows: Buffer.alloc(height * (1 + Math.ceil(width / 8))) });
 }
 
 const avatarFiles = () => readdirSync(path.join(test.config.dataDir, 'avatars'));

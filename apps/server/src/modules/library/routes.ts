@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorSchema, purchaseIdParamsSchema, purchaseKeySchema, purchaseListSchema } from '@keystore/contract';
+import type { LibraryService } from './service.ts';
+
+const bearer = [{ bearerAuth: [] }];
+
+/** The library (SPEC §7): one purchase per delivered key, and the key itself for its owner. */
+export const libraryRoutes: FastifyPluginAsyncZod<{ library: LibraryService }> = async (app, { library }) => {
+  app.get(
+    '/api/purchases',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['library'],
+        summary: "One entry per delivered key of the caller, newest first, with its game",
+        security: bearer,
+        response: { 200: purchaseListSchema, 401: errorSchema },
+      },
+    },
+    async (request) => library.purchases(request.account.userId),
+  );
+
+  app.get(
+    '/api/purchases/:id/key',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['library'],
+        summary: 'The key of a purchase, decrypted for its owner only (404 for anyone else); each reveal is recorded',
+        security: bearer,
+        params: purchaseIdParamsSchema,
+        response: { 200: purchaseKeySchema, 401: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      // A key is a secret: no cache on the way may keep it.
+      reply.header('Cache-Control', 'no-store');
+      return { key: await library.revealKey(request.params.id, request.account.userId, request.ip) };
+    },
+  );
+};

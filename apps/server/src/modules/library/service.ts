@@ -1,0 +1,107 @@
+import { orderMessages, type GameListItem, type Purchase } from '@keystore/contract';
+import type { Database, Db } from '../../db/client.ts';
+import { NotFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { CatalogService } from '../catalog/service.ts';
+import { KeyVault } from './key-vault.ts';
+import {
+  insertKeys,
+  keysPerLine,
+  liveKeyCount,
+  liveKeysOf,
+  liveKeysPerLine,
+  ownedKey,
+  recordReveal,
+  voidKeysOfOrder,
+} from './store.ts';
+
+/** A key as the supplier handed it over, ready to be stored for an order line. */
+export interface DeliveredKey {
+  orderId: string;
+  lineId: string;
+  position: number;
+  gameId: string;
+  userId: string | null;
+  serial: string;
+  demo: boolean;
+}
+
+/**
+ * The library: the keys customers bought, stored encrypted, shown only to their owner. The orders
+ * module stores and voids keys through this service, inside its own transactions.
+ */
+export class LibraryService {
+  private readonly database: Database;
+  private readonly catalog: CatalogService;
+  private readonly vault: KeyVault;
+
+  constructor(database: Database, catalog: CatalogService, keyEncryptionSecret: string) {
+    this.database = database;
+    this.catalog = catalog;
+    this.vault = new KeyVault(keyEncryptionSecret);
+  }
+
+  /** One entry per live key of the customer, newest first, each with its game as the catalogue lists it. */
+  async purchases(userId: string): Promise<Purchase[]> {
+    const keys = await liveKeysOf(this.database.db, userId);
+    const products = new Map<string, GameListItem>();
+    await Promise.all(
+      [...new Set(keys.map((key) => key.gameId))].map(async (gameId) => {
+        const { description: _d, systemRequirements: _s, releaseDate: _r, ...item } = await this.catalog.game(gameId);
+        products.set(gameId, item);
+      }),
+    );
+    return keys.map((key) => ({
+      _id: key.id,
+      product: products.get(key.gameId)!,
+      orderId: key.orderId,
+      purchasedAt: key.deliveredAt.toISOString(),
+    }));
+  }
+
+  /** The serial of a live key, for its owner only (anyone else: NotFound); every reveal is recorded. */
+  async revealKey(keyId: string, userId: string, ip: string): Promise<string> {
+    const key = await ownedKey(this.database.db, keyId, userId);
+    if (!key) throw new NotFound(orderMessages.keyNotFound);
+    const serial = this.vault.decrypt(key.serialEncrypted, key.id);
+    await recordReveal(this.database.db, { keyId, userId, ip });
+    return serial;
+  }
+
+  /** Stores keys encrypted; a key stored before (same line and position, or same serial) is skipped. */
+  storeKeys(db: Db, keys: DeliveredKey[]): Promise<number> {
+    return insertKeys(
+      db,
+      keys.map((key) => {
+        const id = newId(20);
+        return {
+          id,
+          orderId: key.orderId,
+          lineId: key.lineId,
+          position: key.position,
+          gameId: key.gameId,
+          userId: key.userId,
+          serialEncrypted: this.vault.encrypt(key.serial, id),
+          serialHash: this.vault.serialHash(key.serial),
+          demo: key.demo,
+        };
+      }),
+    );
+  }
+
+  keysPerLine(db: Db, orderId: string): Promise<Map<string, number>> {
+    return keysPerLine(db, orderId);
+  }
+
+  voidKeysOfOrder(db: Db, orderId: string, reason: string): Promise<number> {
+    return voidKeysOfOrder(db, orderId, reason);
+  }
+
+  liveKeysPerLine(orderIds: string[]): Promise<Map<string, number>> {
+    return liveKeysPerLine(this.database.db, orderIds);
+  }
+
+  liveKeyCount(userId: string): Promise<number> {
+    return liveKeyCount(this.database.db, userId);
+  }
+}

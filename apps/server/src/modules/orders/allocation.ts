@@ -1,0 +1,188 @@
+// Getting the keys of a paid order (decision 008). The supplier is called outside any transaction
+// (it may take seconds); the keys are then stored and the order marked Delivered in one short
+// transaction. A lease on the order row keeps two runs (the paying request, the retry job, another
+// instance) from working on the same order at once, and every step is safe to repeat: the supplier
+// order is placed with our order id as its external id, and stored keys are unique per line position.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.ts';
+import type { MailContext } from '../../platform/mail-templates.ts';
+import type { Mailer } from '../../platform/mailer.ts';
+import type { Supplier, SupplierKey } from '../catalog/supplier/supplier.ts';
+import type { DeliveredKey, LibraryService } from '../library/service.ts';
+import type { UsersService } from '../users/service.ts';
+import { deliveryDelayedMail, receiptMail, type Recipient } from './mails.ts';
+import { claimDelayNotice, claimForAllocation, linesOf, lockOrderForDelivery, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
+
+/** How long one run may hold an order; a run that dies (a crash) frees it after this. */
+const LEASE_SECONDS = 180;
+/** Retry delays after the n-th failed run, in minutes, doubling up to an hour. */
+const retryDelayMinutes = (attempts: number) => Math.min(2 ** Math.max(0, attempts - 1), 60);
+const RETRY_BATCH = 50;
+
+export type AllocationResult = 'delivered' | 'pending' | 'busy';
+
+export interface AllocatorDeps {
+  database: Database;
+  supplier: Supplier;
+  library: LibraryService;
+  users: Pick<UsersService, 'findById'>;
+  mailer: Mailer;
+  mailContext: MailContext;
+  log: FastifyBaseLogger;
+}
+
+export class KeyAllocator {
+  private readonly deps: AllocatorDeps;
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(deps: AllocatorDeps) {
+    this.deps = deps;
+  }
+
+  /**
+   * Allocates and answers within `waitMs`: 'pending' when the supplier takes longer (the run goes
+   * on in the background) or failed (the retry job takes over).
+   */
+  async allocateWithin(orderId: string, waitMs: number): Promise<AllocationResult> {
+    const run = this.allocate(orderId);
+    const timeout = new AbortController();
+    const answer = await Promise.race([run, sleep(waitMs, 'pending' as const, { signal: timeout.signal }).catch(() => 'pending' as const)]);
+    timeout.abort();
+    return answer;
+  }
+
+  /** One allocation run for one order. 'busy': another run holds it, or there is nothing to do. */
+  allocate(orderId: string): Promise<AllocationResult> {
+    const run = this.run(orderId).catch((error: unknown) => {
+      this.deps.log.error({ err: error, orderId }, 'key allocation failed unexpectedly');
+      return 'pending' as const;
+    });
+    this.track(run);
+    return run;
+  }
+
+  /** Runs every undelivered paid order (`dueOnly`: only those whose retry time has come); answers how many got their keys. */
+  async retryUndelivered(options: { dueOnly: boolean }): Promise<number> {
+    let delivered = 0;
+    for (const orderId of await undeliveredOrders(this.deps.database.db, { dueOnly: options.dueOnly, limit: RETRY_BATCH })) {
+      if ((await this.allocate(orderId)) === 'delivered') delivered += 1;
+    }
+    return delivered;
+  }
+
+  /** Waits for the runs and receipt mails under way (shutdown, and tests before they read the outbox). */
+  async drain(): Promise<void> {
+    // A run that ends adds its receipt mail, so wait until nothing is left.
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async run(orderId: string): Promise<AllocationResult> {
+    const { database, supplier, library, log } = this.deps;
+    const order = await claimForAllocation(database.db, orderId, LEASE_SECONDS);
+    if (!order) return 'busy';
+    const lines = await linesOf(database.db, [orderId]);
+
+    let supplierOrderId: string;
+    let supplierKeys: SupplierKey[];
+    try {
+      // Placed on every run: the supplier answers a known external id with the order it already has.
+      supplierOrderId = (
+        await supplier.placeOrder(
+          order.id,
+          lines.map((line) => ({ productId: line.supplierProductId, quantity: line.quantity, priceCents: line.supplierPriceCents })),
+        )
+      ).orderId;
+      supplierKeys = await supplier.orderKeys(supplierOrderId);
+    } catch (error) {
+      await this.postpone(order, lines, error instanceof Error ? error.message : String(error));
+      return 'pending';
+    }
+
+    const keys = keysForLines(order, lines, supplierKeys);
+    const wanted = lines.reduce((sum, line) => sum + line.quantity, 0);
+    // Committed without waiting for the disk (store.ts): lost in a crash, the order is simply still
+    // undelivered, and the next run gets the same keys from the same supplier order.
+    const stored = await database.db.transaction(async (tx) => {
+      const current = await lockOrderForDelivery(tx, order.id);
+      // Refunded while the supplier was asked: the keys are not handed out.
+      if (!current || current.status !== 'Paid' || current.deliveryStatus === 'Delivered') return 'gone' as const;
+      const written = await library.storeKeys(tx, keys);
+      // A first run writes every key; only a later one (some keys stored before) needs to count.
+      if (written < wanted) {
+        const held = await library.keysPerLine(tx, order.id);
+        if (!lines.every((line) => (held.get(line.id) ?? 0) >= line.quantity)) return 'short' as const;
+      }
+      await updateOrder(tx, order.id, {
+        deliveryStatus: 'Delivered',
+        deliveredAt: new Date(),
+        supplierOrderId,
+        allocationLeaseUntil: null,
+        nextAllocationAt: null,
+        lastAllocationError: null,
+      });
+      return 'delivered' as const;
+    });
+    if (stored === 'gone') return 'busy';
+    if (stored === 'short') {
+      log.warn({ orderId, wanted, received: keys.length }, 'the supplier has not handed over every key (or handed over a key sold before)');
+      await this.postpone({ ...order, supplierOrderId }, lines, `The supplier handed over ${keys.length} usable keys of ${wanted}`);
+      return 'pending';
+    }
+    // The receipt is written after the answer: the buyer waits for the keys, not for the mail.
+    this.track(this.mail(order, (to) => receiptMail(this.deps.mailContext, to, order, lines, keys)));
+    return 'delivered';
+  }
+
+  private track(work: Promise<unknown>): void {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
+  /** Frees the order for the retry job, later; tells the customer once that delivery is delayed. */
+  private async postpone(order: OrderRow, lines: OrderLineRow[], reason: string): Promise<void> {
+    const { database, log } = this.deps;
+    const minutes = retryDelayMinutes(order.allocationAttempts);
+    log.warn({ orderId: order.id, attempts: order.allocationAttempts, retryInMinutes: minutes, reason }, 'keys not delivered yet');
+    await updateOrder(database.db, order.id, {
+      supplierOrderId: order.supplierOrderId,
+      allocationLeaseUntil: null,
+      nextAllocationAt: new Date(Date.now() + minutes * 60_000),
+      lastAllocationError: reason.slice(0, 500),
+    });
+    if (await claimDelayNotice(database.db, order.id)) {
+      await this.mail(order, (to) => deliveryDelayedMail(this.deps.mailContext, to, order, lines));
+    }
+  }
+
+  /** Mails the buyer, if the account still exists; a mail failure never undoes a delivery. */
+  private async mail(order: OrderRow, compose: (to: Recipient) => Parameters<Mailer['send']>[0]): Promise<void> {
+    if (!order.userId) return;
+    try {
+      const user = await this.deps.users.findById(order.userId);
+      if (user) await this.deps.mailer.send(compose({ email: user.email, username: user.username }));
+    } catch (error) {
+      this.deps.log.error({ err: error, orderId: order.id }, 'could not write the order mail');
+    }
+  }
+}
+
+/** The supplier's keys matched to our lines by product, at most `quantity` per line, numbered per line. */
+function keysForLines(order: OrderRow, lines: OrderLineRow[], supplierKeys: SupplierKey[]): Array<DeliveredKey & { serial: string }> {
+  const byProduct = new Map<string, SupplierKey[]>();
+  for (const key of supplierKeys) {
+    if (!key.serial.trim()) continue;
+    byProduct.set(key.productId, [...(byProduct.get(key.productId) ?? []), key]);
+  }
+  return lines.flatMap((line) =>
+    (byProduct.get(line.supplierProductId) ?? []).slice(0, line.quantity).map((key, position) => ({
+      orderId: order.id,
+      lineId: line.id,
+      position,
+      gameId: line.gameId,
+      userId: order.userId,
+      serial: key.serial,
+      demo: key.demo,
+    })),
+  );
+}

@@ -1,0 +1,64 @@
+// The orders' schedules: every minute, expire unpaid orders past their 30 minutes and retry paid
+// orders whose keys are not all in; at start, a sweep that finishes every paid order left
+// undelivered (a crash between the payment and the keys). Each run takes a PostgreSQL advisory
+// lock, so in a cluster one instance at a time does it.
+import { Cron } from 'croner';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.ts';
+import type { OrdersService } from './service.ts';
+
+/** Advisory lock keys of the order jobs (next to db/client.ts LOCKS, which end at 7_301_002). */
+export const ORDER_LOCKS = { expiry: 7_301_010, allocationRetry: 7_301_011 } as const;
+
+export class OrderJobs {
+  private cron: Cron | undefined;
+  private sweep: Promise<unknown> | undefined;
+  private readonly database: Database;
+  private readonly orders: OrdersService;
+  private readonly log: FastifyBaseLogger;
+
+  constructor(database: Database, orders: OrdersService, log: FastifyBaseLogger) {
+    this.database = database;
+    this.orders = orders;
+    this.log = log;
+  }
+
+  /** Starts the schedule and, in the background, the start-up sweep. */
+  start(): void {
+    this.sweep = this.retryUndelivered(false);
+    this.cron = new Cron('0 * * * * *', { protect: true, unref: true }, async () => {
+      await this.expire();
+      await this.retryUndelivered(true);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.cron?.stop();
+    await this.sweep;
+    await this.orders.allocator.drain();
+  }
+
+  /** Expires the orders whose time to pay is over (once per cluster); answers how many. */
+  async expire(): Promise<number> {
+    try {
+      const run = await this.database.withAdvisoryLock(ORDER_LOCKS.expiry, () => this.orders.expireDue());
+      if (run.ran && run.value > 0) this.log.info({ expired: run.value }, 'unpaid orders expired');
+      return run.ran ? run.value : 0;
+    } catch (error) {
+      this.log.error({ err: error }, 'order expiry run failed');
+      return 0;
+    }
+  }
+
+  /** Allocates undelivered paid orders (once per cluster); `dueOnly` false at start: every one of them. */
+  async retryUndelivered(dueOnly: boolean): Promise<number> {
+    try {
+      const run = await this.database.withAdvisoryLock(ORDER_LOCKS.allocationRetry, () => this.orders.allocator.retryUndelivered({ dueOnly }));
+      if (run.ran && run.value > 0) this.log.info({ delivered: run.value, startUp: !dueOnly }, 'undelivered orders delivered');
+      return run.ran ? run.value : 0;
+    } catch (error) {
+      this.log.error({ err: error }, 'undelivered order run failed');
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,93 @@
+// The order e-mails: the receipt with the keys once every key is in, and the notice that delivery
+// is delayed. Plain text and HTML, every value escaped in the HTML.
+import { centsToEuro } from '@keystore/contract';
+import { escapeHtml, type MailContext } from '../../platform/mail-templates.ts';
+import type { MailMessage } from '../../platform/mailer.ts';
+import type { OrderLineRow, OrderRow } from './store.ts';
+
+const STORE_NAME = 'Keystore';
+
+export interface Recipient {
+  email: string;
+  username: string;
+}
+
+const euro = (cents: number) => `€${centsToEuro(cents).toFixed(2)}`;
+const shortId = (order: OrderRow) => order.id.slice(0, 8).toUpperCase();
+
+/** The receipt: what was bought, what it cost, and each key (also in the library, behind 'Reveal Key'). */
+export function receiptMail(
+  context: MailContext,
+  to: Recipient,
+  order: OrderRow,
+  lines: OrderLineRow[],
+  keys: Array<{ lineId: string; serial: string; demo: boolean }>,
+): MailMessage {
+  const libraryUrl = `${context.publicUrl}/library?order=${encodeURIComponent(order.id)}`;
+  const keysOf = (line: OrderLineRow) => keys.filter((key) => key.lineId === line.id);
+  const demo = keys.some((key) => key.demo);
+  const text = [
+    `Hi ${to.username},`,
+    '',
+    `Thank you for your order ${shortId(order)}. It is paid and here are your keys.`,
+    '',
+    ...lines.flatMap((line) => [
+      `${line.title} (${line.platform}) × ${line.quantity}: ${euro(line.unitPriceCents * line.quantity)}`,
+      ...keysOf(line).map((key) => `    ${key.serial}`),
+    ]),
+    '',
+    `Total paid: ${euro(order.amountCents)}${order.paidAt ? ` on ${order.paidAt.toUTCString()}` : ''}`,
+    ...(demo ? ['', 'These are demo keys of the demonstration store: they activate nothing.'] : []),
+    '',
+    `Your keys are also in your library: ${libraryUrl}`,
+    `Keep them private: anyone who has a key can redeem it. Questions? Write to ${context.supportEmail}.`,
+    '',
+    `— ${STORE_NAME}`,
+  ].join('\n');
+  const rows = lines
+    .map(
+      (line) => `<tr><td style="padding:8px 0;border-bottom:1px solid #eeeeee">
+<strong>${escapeHtml(line.title)}</strong> <span style="color:#666666">(${escapeHtml(line.platform)}) × ${line.quantity}</span><br>
+${keysOf(line).map((key) => `<code style="display:inline-block;margin:4px 0;padding:4px 8px;background:#f4f4f7;border-radius:4px;font-family:Consolas,monospace">${escapeHtml(key.serial)}</code>`).join('<br>')}
+</td><td style="padding:8px 0;border-bottom:1px solid #eeeeee;text-align:right;vertical-align:top">${euro(line.unitPriceCents * line.quantity)}</td></tr>`,
+    )
+    .join('\n');
+  const body = `<p style="margin:0 0 16px">Thank you for your order ${shortId(order)}. It is paid and here are your keys.</p>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}
+<tr><td style="padding:8px 0"><strong>Total paid</strong></td><td style="padding:8px 0;text-align:right"><strong>${euro(order.amountCents)}</strong></td></tr></table>
+${demo ? '<p style="margin:16px 0;color:#666666">These are demo keys of the demonstration store: they activate nothing.</p>' : ''}
+<p style="margin:16px 0"><a href="${escapeHtml(libraryUrl)}" style="display:inline-block;padding:12px 20px;background:#6c5ce7;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600">Open my library</a></p>
+<p style="margin:0 0 16px;font-size:12px;color:#666666">Keep your keys private: anyone who has a key can redeem it.</p>`;
+  const subject = `Your ${STORE_NAME} order ${shortId(order)}: your keys`;
+  return { to: to.email, subject, text, html: layout(context, subject, `Hi ${to.username},`, body) };
+}
+
+/** Paid, but the supplier has not handed over every key yet: the customer learns it, once. */
+export function deliveryDelayedMail(context: MailContext, to: Recipient, order: OrderRow, lines: OrderLineRow[]): MailMessage {
+  const items = lines.map((line) => `${line.title} × ${line.quantity}`).join(', ');
+  const paragraphs = [
+    `Your payment for order ${shortId(order)} (${items}, ${euro(order.amountCents)}) has been received.`,
+    'Our supplier has not handed over your keys yet. We keep trying, and you will get another e-mail with your keys the moment they are in; delivery takes at most 1 business day.',
+    `If they do not arrive by then, you can ask for a refund at ${context.supportEmail}.`,
+  ];
+  const subject = `Your ${STORE_NAME} order ${shortId(order)}: delivery is delayed`;
+  const text = [`Hi ${to.username},`, '', ...paragraphs, '', `— ${STORE_NAME}`, context.publicUrl].join('\n');
+  const body = paragraphs.map((line) => `<p style="margin:0 0 16px">${escapeHtml(line)}</p>`).join('\n');
+  return { to: to.email, subject, text, html: layout(context, subject, `Hi ${to.username},`, body) };
+}
+
+function layout(context: MailContext, subject: string, greeting: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f4f7;font-family:Arial,Helvetica,sans-serif;color:#1f1f29;line-height:1.5">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px">
+<tr><td style="padding:20px 28px;background:#1f1f29;border-radius:8px 8px 0 0;color:#ffffff;font-size:20px;font-weight:700">${STORE_NAME}</td></tr>
+<tr><td style="padding:28px">
+<p style="margin:0 0 16px">${escapeHtml(greeting)}</p>
+${body}
+</td></tr>
+<tr><td style="padding:16px 28px;font-size:12px;color:#666666;border-top:1px solid #eeeeee"><a href="${escapeHtml(context.publicUrl)}" style="color:#666666">${STORE_NAME}</a> · ${escapeHtml(context.supportEmail)}</td></tr>
+</table></td></tr></table>
+</body></html>`;
+}

@@ -1,0 +1,169 @@
+// What happens to an order when money moves (decision 008): paid (once, then its keys), declined
+// or lapsed (its stock goes back), refunded (its keys are voided). Every change is forward-only
+// and idempotent, so a provider may report the same outcome any number of times.
+import type { FastifyBaseLogger } from 'fastify';
+import { orderMessages, REFUND_WINDOW_DAYS, type PaymentProviderName } from '@keystore/contract';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
+import type { LibraryService } from '../library/service.ts';
+import type { PaymentOutcome, PaymentOutcomes, PaymentProvider } from '../payments/provider.ts';
+import type { KeyAllocator } from './allocation.ts';
+import { findOrder, linesOf, lockOrder, reserveStock, returnStock, transition, updateOrder, type OrderRow } from './store.ts';
+
+/** How long the paying request waits for the keys before answering "on their way". */
+const ALLOCATION_WAIT_MS = 8000;
+/** A freshly paid order is the paying request's to allocate; the retry job steps in only after this. */
+const RETRY_GRACE_MS = 30_000;
+
+export interface PaymentStatesDeps {
+  database: Database;
+  config: Config;
+  library: LibraryService;
+  allocator: KeyAllocator;
+  log: FastifyBaseLogger;
+}
+
+export class PaymentStates implements PaymentOutcomes {
+  private readonly deps: PaymentStatesDeps;
+  private readonly providers = new Map<PaymentProviderName, PaymentProvider>();
+
+  constructor(deps: PaymentStatesDeps) {
+    this.deps = deps;
+  }
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  /** The providers orders can be paid and refunded through. */
+  useProviders(providers: PaymentProvider[]): void {
+    for (const provider of providers) this.providers.set(provider.name, provider);
+  }
+
+  provider(name: PaymentProviderName): PaymentProvider {
+    const provider = this.providers.get(name);
+    if (!provider) throw new HttpError(503, orderMessages.paymentUnavailable);
+    return provider;
+  }
+
+  async markPaid(orderId: string, payment: { providerRef?: string } = {}): Promise<PaymentOutcome> {
+    const now = new Date();
+    const paid: Partial<OrderRow> = {
+      status: 'Paid',
+      deliveryStatus: 'Pending',
+      paidAt: now,
+      declineReason: null,
+      nextAllocationAt: new Date(now.getTime() + RETRY_GRACE_MS),
+      ...(payment.providerRef ? { providerRef: payment.providerRef } : {}),
+    };
+    // The usual case in one statement: an order awaiting payment, whose stock is reserved, is paid.
+    let newlyPaid = (await transition(this.db, orderId, ['Awaiting payment'], paid)) !== undefined;
+    if (!newlyPaid) {
+      try {
+        newlyPaid = await this.db.transaction(async (tx) => {
+          const order = await lockOrder(tx, orderId);
+          if (!order) throw new NotFound(orderMessages.orderNotFound);
+          if (order.status === 'Paid' || order.status === 'Refunded') return false;
+          // Money for an order that had lapsed: its keys went back on the shelf and must be taken again.
+          if (order.status !== 'Awaiting payment') await reserveStock(tx, await linesOf(tx, [orderId]));
+          await updateOrder(tx, orderId, paid);
+          return true;
+        });
+      } catch (error) {
+        if (!(error instanceof Conflict)) throw error;
+        return this.refundUnservable(orderId, payment.providerRef);
+      }
+    }
+    if (newlyPaid) {
+      if (this.deps.config.fault === 'crash-after-payment') {
+        this.deps.log.fatal({ orderId }, 'KEYSTORE_FAULT=crash-after-payment: killing the process after the payment commit');
+        process.kill(process.pid, 'SIGKILL');
+      }
+      const allocated = await this.deps.allocator.allocateWithin(orderId, ALLOCATION_WAIT_MS);
+      if (allocated === 'delivered') return { orderId, status: 'Paid', deliveryStatus: 'Delivered', newlyPaid };
+    }
+    const order = (await findOrder(this.db, orderId))!;
+    return { orderId, status: order.status, deliveryStatus: order.deliveryStatus, newlyPaid };
+  }
+
+  async markDeclined(orderId: string, reason: string): Promise<void> {
+    await this.closeUnpaid(orderId, 'Declined', reason);
+  }
+
+  async markExpired(orderId: string): Promise<void> {
+    await this.closeUnpaid(orderId, 'Expired', null);
+  }
+
+  async setProviderRef(orderId: string, providerRef: string): Promise<void> {
+    await transition(this.db, orderId, ['Awaiting payment'], { providerRef });
+  }
+
+  /**
+   * Refunds a paid order (admin): the provider gives the money back first, then the order becomes
+   * Refunded, every key it holds is voided, and the stock of keys never delivered goes back on the
+   * shelf (a delivered key was bought from the supplier and is sold once, ever). Within 30 days of payment.
+   */
+  async refund(orderId: string): Promise<OrderRow> {
+    const order = await findOrder(this.db, orderId);
+    if (!order) throw new NotFound(orderMessages.orderNotFound);
+    assertRefundable(order);
+    const provider = this.providers.get(order.provider);
+    if (!provider) throw new Conflict(orderMessages.refundProviderMissing);
+    await provider.refund({ id: order.id, amountCents: order.amountCents, currency: order.currency, providerRef: order.providerRef });
+    const refunded = await this.db.transaction(async (tx) => {
+      const current = (await lockOrder(tx, orderId))!;
+      // Another admin's refund got here first (the provider's refund is idempotent per order).
+      assertRefundable(current);
+      const lines = await linesOf(tx, [orderId]);
+      const held = await this.deps.library.keysPerLine(tx, orderId);
+      await this.deps.library.voidKeysOfOrder(tx, orderId, 'refunded');
+      const neverDelivered = lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity - (held.get(line.id) ?? 0) }));
+      await returnStock(tx, neverDelivered.filter((line) => line.quantity > 0));
+      return (await transition(tx, orderId, ['Paid'], {
+        status: 'Refunded',
+        refundedAt: new Date(),
+        deliveryStatus: current.deliveryStatus === 'Delivered' ? 'Delivered' : 'Not delivered',
+        allocationLeaseUntil: null,
+        nextAllocationAt: null,
+      }))!;
+    });
+    this.deps.log.info({ orderId, amountCents: order.amountCents, provider: order.provider }, 'order refunded');
+    return refunded;
+  }
+
+  /** Ends an unpaid order (declined, lapsed, or no checkout) and puts its stock back; any other state is left alone. */
+  async closeUnpaid(orderId: string, status: 'Declined' | 'Expired', reason: string | null): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const order = await lockOrder(tx, orderId);
+      if (!order || order.status !== 'Awaiting payment') return;
+      await updateOrder(tx, orderId, { status, deliveryStatus: 'Not delivered', declineReason: reason });
+      await returnStock(tx, await linesOf(tx, [orderId]));
+    });
+  }
+
+  /** Money arrived for an order that lapsed and whose keys are sold meanwhile: it goes straight back. */
+  private async refundUnservable(orderId: string, providerRef: string | undefined): Promise<PaymentOutcome> {
+    const order = (await findOrder(this.db, orderId))!;
+    const ref = providerRef ?? order.providerRef;
+    await this.provider(order.provider).refund({ id: order.id, amountCents: order.amountCents, currency: order.currency, providerRef: ref });
+    const refunded = await transition(this.db, orderId, ['Expired', 'Declined'], {
+      status: 'Refunded',
+      deliveryStatus: 'Not delivered',
+      paidAt: new Date(),
+      refundedAt: new Date(),
+      providerRef: ref,
+      declineReason: 'Paid after the order had lapsed and its keys were sold: refunded in full.',
+    });
+    this.deps.log.warn({ orderId }, 'payment for a lapsed order whose stock is gone: refunded');
+    const current = refunded ?? (await findOrder(this.db, orderId))!;
+    return { orderId, status: current.status, deliveryStatus: current.deliveryStatus, newlyPaid: false };
+  }
+}
+
+/** Throws the reason a refund is refused, if there is one. */
+function assertRefundable(order: OrderRow): void {
+  if (order.status === 'Refunded') throw new Conflict(orderMessages.refundAlreadyDone);
+  if (order.status !== 'Paid') throw new Conflict(orderMessages.refundNotPaid);
+  if (order.paidAt && Date.now() - order.paidAt.getTime() > REFUND_WINDOW_DAYS * 24 * 3600_000) throw new Conflict(orderMessages.refundTooLate);
+}

@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  createOrderAnswerSchema,
+  createOrderRequestSchema,
+  errorSchema,
+  orderIdParamsSchema,
+  orderListSchema,
+  orderSchema,
+} from '@keystore/contract';
+import type { OrdersService } from './service.ts';
+
+const bearer = [{ bearerAuth: [] }];
+
+/** Placing and reading orders (DESIGN §4), and the admin refund. */
+export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = async (app, { orders }) => {
+  app.post(
+    '/api/orders',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['orders'],
+        summary: 'Places an order priced by the server from the catalogue; its stock is held for 30 minutes',
+        security: bearer,
+        body: createOrderRequestSchema,
+        response: { 201: createOrderAnswerSchema, 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 503: errorSchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await orders.create(request.account.userId, request.body.items)),
+  );
+
+  app.get(
+    '/api/orders',
+    {
+      preHandler: app.authenticate,
+      schema: { tags: ['orders'], summary: "The caller's orders, newest first", security: bearer, response: { 200: orderListSchema, 401: errorSchema } },
+    },
+    async (request) => orders.list(request.account.userId),
+  );
+
+  app.get(
+    '/api/orders/:id',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['orders'],
+        summary: 'One order of the caller (404 for anyone else)',
+        security: bearer,
+        params: orderIdParamsSchema,
+        response: { 200: orderSchema, 401: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => orders.get(request.params.id, request.account.userId),
+  );
+
+  app.post(
+    '/api/admin/orders/:id/refund',
+    {
+      preHandler: app.requireAdmin,
+      schema: {
+        tags: ['orders', 'admin'],
+        summary: 'Refunds a paid order within 30 days of payment and voids its keys (admin)',
+        security: bearer,
+        params: orderIdParamsSchema,
+        response: { 200: orderSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema },
+      },
+    },
+    async (request) => orders.refund(request.params.id),
+  );
+};

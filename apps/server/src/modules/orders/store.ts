@@ -1,0 +1,217 @@
+// Data access for orders and their lines, and the stock reservation on the catalogue's games rows.
+// Reserving stock is the one place another module's table is written here: it must happen in the
+// same transaction as the order insert, or two buyers could both get the last key (decision 008).
+import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { catalogMessages, orderMessages, type OrderStatus } from '@keystore/contract';
+import { queryRows, type Db } from '../../db/client.ts';
+import { games, orderLines, orders } from '../../db/schema.ts';
+import { Conflict, NotFound } from '../../platform/errors.ts';
+
+export type OrderRow = typeof orders.$inferSelect;
+export type OrderLineRow = typeof orderLines.$inferSelect;
+
+export interface StockRequest {
+  gameId: string;
+  quantity: number;
+}
+
+/** What a reservation learns of a game: the price and the snapshot an order line keeps. */
+export interface ReservedGame {
+  id: string;
+  title: string;
+  image: string | null;
+  platform: string;
+  priceCents: number;
+  supplierPriceCents: number;
+  supplierProductId: string;
+}
+
+/**
+ * Takes `quantity` keys of each game off the shelf, or none at all: the first game that cannot
+ * cover its line throws Conflict (naming it) and the caller's transaction rolls back. Rows are
+ * updated one by one in game id order, so two orders over the same games lock them in the same
+ * order and cannot deadlock. The update is conditional (`stock >= quantity`), so it never oversells.
+ */
+export async function reserveStock(tx: Db, requests: StockRequest[]): Promise<Map<string, ReservedGame>> {
+  const reserved = new Map<string, ReservedGame>();
+  for (const request of [...requests].sort((a, b) => (a.gameId < b.gameId ? -1 : 1))) {
+    const [game] = await tx
+      .update(games)
+      .set({ stock: sql`${games.stock} - ${request.quantity}` })
+      .where(and(eq(games.id, request.gameId), eq(games.active, true), sql`${games.stock} >= ${request.quantity}`))
+      .returning({
+        id: games.id,
+        title: games.title,
+        image: games.image,
+        platform: games.platform,
+        priceCents: games.priceCents,
+        supplierPriceCents: games.supplierPriceCents,
+        supplierProductId: games.supplierProductId,
+      });
+    if (!game) throw await shortage(tx, request.gameId);
+    reserved.set(game.id, game);
+  }
+  return reserved;
+}
+
+async function shortage(tx: Db, gameId: string): Promise<Error> {
+  const [game] = await tx.select({ title: games.title, stock: games.stock, active: games.active }).from(games).where(eq(games.id, gameId));
+  if (!game) return new NotFound(catalogMessages.gameNotFound);
+  return new Conflict(orderMessages.outOfStock(game.title, game.active ? game.stock : 0));
+}
+
+/** Puts keys of an order that will not be sold back on the shelf, in game id order like a reservation. */
+export async function returnStock(tx: Db, lines: StockRequest[]): Promise<void> {
+  const totals = new Map<string, number>();
+  for (const line of lines) totals.set(line.gameId, (totals.get(line.gameId) ?? 0) + line.quantity);
+  for (const gameId of [...totals.keys()].sort()) {
+    await tx
+      .update(games)
+      .set({ stock: sql`${games.stock} + ${totals.get(gameId)!}` })
+      .where(eq(games.id, gameId));
+  }
+}
+
+/** Writes an order with its lines in one statement (the caller's transaction holds the reserved games' rows meanwhile). */
+export async function insertOrder(tx: Db, order: typeof orders.$inferInsert, lines: Array<typeof orderLines.$inferInsert>): Promise<void> {
+  await tx.execute(sql`with new_order as (${tx.insert(orders).values(order).getSQL()}) ${tx.insert(orderLines).values(lines).getSQL()}`);
+}
+
+export async function findOrder(db: Db, id: string): Promise<OrderRow | undefined> {
+  const [row] = await db.select().from(orders).where(eq(orders.id, id));
+  return row;
+}
+
+/** The order row, locked until the transaction ends (state changes that must not interleave). */
+export async function lockOrder(tx: Db, id: string): Promise<OrderRow | undefined> {
+  const [row] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
+  return row;
+}
+
+export function linesOf(db: Db, orderIds: string[]): Promise<OrderLineRow[]> {
+  if (orderIds.length === 0) return Promise.resolve([]);
+  return db.select().from(orderLines).where(inArray(orderLines.orderId, orderIds)).orderBy(asc(orderLines.orderId), asc(orderLines.position));
+}
+
+export function ordersOfUser(db: Db, userId: string): Promise<OrderRow[]> {
+  return db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt), desc(orders.id));
+}
+
+/** How many orders of the customer await payment. */
+export async function unpaidOrderCount(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ unpaid: count() })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.status, 'Awaiting payment')));
+  return row?.unpaid ?? 0;
+}
+
+/** Moves an order from one of `from` to a new state; answers the row, or undefined when it was elsewhere. */
+export async function transition(db: Db, id: string, from: OrderStatus[], set: Partial<OrderRow>): Promise<OrderRow | undefined> {
+  const [row] = await db
+    .update(orders)
+    .set(set)
+    .where(and(eq(orders.id, id), inArray(orders.status, from)))
+    .returning();
+  return row;
+}
+
+export async function updateOrder(db: Db, id: string, set: Partial<OrderRow>): Promise<void> {
+  await db.update(orders).set(set).where(eq(orders.id, id));
+}
+
+/**
+ * Commits the statement's transaction without waiting for the disk (synchronous_commit off, for
+ * this transaction only). Only for writes a crash may lose: a lease, or keys the supplier hands
+ * over again for the same order (decision 008).
+ */
+const ASYNC_COMMIT = sql`set_config('synchronous_commit', 'off', true) = 'off'`;
+
+/**
+ * Claims an undelivered paid order for one allocation run: sets a lease unless a live one is held.
+ * Atomic, so of two runs (a request and the retry job, or two instances) one gets the order. The
+ * lease is committed without waiting for the disk: losing it in a crash only lets a retry come sooner.
+ */
+export async function claimForAllocation(db: Db, id: string, leaseSeconds: number): Promise<OrderRow | undefined> {
+  const [row] = await db
+    .update(orders)
+    .set({
+      allocationLeaseUntil: sql`now() + ${leaseSeconds}::int * interval '1 second'`,
+      allocationAttempts: sql`${orders.allocationAttempts} + 1`,
+    })
+    .where(
+      and(
+        eq(orders.id, id),
+        eq(orders.status, 'Paid'),
+        sql`${orders.deliveryStatus} <> 'Delivered'`,
+        or(isNull(orders.allocationLeaseUntil), lt(orders.allocationLeaseUntil, sql`now()`)),
+        // Evaluated for the row it updates (every condition of a matching row is), so its commit is asynchronous.
+        ASYNC_COMMIT,
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Locks the order for the delivery transaction, whose commit then does not wait for the disk (see ASYNC_COMMIT). */
+export async function lockOrderForDelivery(tx: Db, id: string): Promise<Pick<OrderRow, 'status' | 'deliveryStatus'> | undefined> {
+  const [row] = await queryRows<{ status: OrderRow['status']; delivery_status: OrderRow['deliveryStatus'] }>(
+    tx,
+    sql`select status, delivery_status, ${ASYNC_COMMIT} as async_commit from ${orders} where id = ${id} for update`,
+  );
+  return row && { status: row.status, deliveryStatus: row.delivery_status };
+}
+
+/** Paid orders whose keys are not all in and that nobody is working on; `dueOnly`: only those whose retry time has come. */
+export async function undeliveredOrders(db: Db, options: { dueOnly: boolean; limit: number }): Promise<string[]> {
+  const rows = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, 'Paid'),
+        sql`${orders.deliveryStatus} <> 'Delivered'`,
+        or(isNull(orders.allocationLeaseUntil), lt(orders.allocationLeaseUntil, sql`now()`)),
+        options.dueOnly ? or(isNull(orders.nextAllocationAt), lte(orders.nextAllocationAt, sql`now()`)) : undefined,
+      ),
+    )
+    .orderBy(asc(orders.nextAllocationAt))
+    .limit(options.limit);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Expires up to `limit` orders whose time to pay is over and puts their stock back, in one
+ * transaction. SKIP LOCKED: an order being paid right now is left to that payment.
+ */
+export async function expireDueOrders(tx: Db, limit: number): Promise<string[]> {
+  const expired = await queryRows<{ id: string }>(
+    tx,
+    sql`update ${orders} set status = 'Expired', delivery_status = 'Not delivered'
+        where id in (select id from ${orders} where status = 'Awaiting payment' and expires_at <= now()
+                     order by expires_at limit ${limit} for update skip locked)
+        returning id`,
+  );
+  const ids = expired.map((row) => row.id);
+  if (ids.length > 0) await returnStock(tx, await linesOf(tx, ids));
+  return ids;
+}
+
+/** Euro cents a customer has paid and kept: paid orders, delivered or not, not refunded. */
+export async function totalPaidCents(db: Db, userId: string): Promise<number> {
+  const [row] = await queryRows<{ total: string | number | null }>(
+    db,
+    sql`select coalesce(sum(amount_cents), 0) as total from ${orders} where user_id = ${userId} and status = 'Paid'`,
+  );
+  return Number(row?.total ?? 0);
+}
+
+/** Marks the delay notice as sent; answers true only to the one caller that marked it (the mail goes once). */
+export async function claimDelayNotice(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .update(orders)
+    .set({ delayNoticeAt: new Date() })
+    .where(and(eq(orders.id, id), isNull(orders.delayNoticeAt)))
+    .returning({ id: orders.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,85 @@
+// How the store takes money: one interface for every payment provider. The built-in test gateway
+// (test-gateway.ts) and Stripe (stripe.ts) implement it; plugin.ts builds the configured one.
+//
+// A provider never changes an order itself: when money moves it calls the orders module through
+// `PaymentOutcomes` (markPaid, markDeclined, markExpired), which does the state change, the stock
+// and the keys, and is safe to call any number of times for the same order.
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { DeliveryStatus, OrderStatus, PaymentProviderName } from '@keystore/contract';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+
+/** An order as a provider needs it to open a checkout. Money in euro cents. */
+export interface PayableOrder {
+  id: string;
+  amountCents: number;
+  /** Always 'EUR' (SPEC §1). */
+  currency: string;
+  expiresAt: Date;
+  /** The buyer's e-mail, for the provider's receipt (undefined if the account is gone). */
+  customerEmail: string | undefined;
+  lines: Array<{ gameId: string; title: string; image: string; quantity: number; unitPriceCents: number }>;
+}
+
+/** An order as a provider needs it to give the money back. */
+export interface RefundableOrder {
+  id: string;
+  amountCents: number;
+  currency: string;
+  /** What the provider reported when the order was paid (markPaid's `providerRef`), if anything. */
+  providerRef: string | null;
+}
+
+export interface PaymentProvider {
+  readonly name: PaymentProviderName;
+  /**
+   * Where the buyer pays for a new order: `/pay/{orderId}` on the test gateway, the hosted checkout
+   * page for Stripe. Called once, right after the order is placed; a failure fails the order request.
+   */
+  checkoutUrl(order: PayableOrder): Promise<string>;
+  /**
+   * Gives the money of a paid order back (admin refund, or a payment that arrived for an order that
+   * can no longer be served). Must be idempotent per order id: it may be called again after a crash.
+   */
+  refund(order: RefundableOrder): Promise<void>;
+}
+
+/** What markPaid answers: the order's state after the call. */
+export interface PaymentOutcome {
+  orderId: string;
+  status: OrderStatus;
+  deliveryStatus: DeliveryStatus;
+  /** False when the order had been paid already (a repeated webhook, a second click): nothing changed. */
+  newlyPaid: boolean;
+}
+
+/**
+ * The orders module's side of a payment (implemented by OrdersService). Every call is idempotent:
+ * an order already in the target state, or past it, is left as it is.
+ */
+export interface PaymentOutcomes {
+  /**
+   * The money is in. Marks the order Paid (once) and allocates its keys at once, waiting a few
+   * seconds for the supplier; keys that take longer arrive through the retry job. A payment for an
+   * order that expired meanwhile takes its stock again, or is refunded when the stock is gone.
+   * `providerRef` is stored on the order for a later refund. Unknown order: NotFound.
+   */
+  markPaid(orderId: string, payment?: { providerRef?: string }): Promise<PaymentOutcome>;
+  /** The payment failed: an order awaiting payment becomes Declined and its stock goes back. */
+  markDeclined(orderId: string, reason: string): Promise<void>;
+  /** The provider's checkout lapsed: an order awaiting payment becomes Expired and its stock goes back. */
+  markExpired(orderId: string): Promise<void>;
+  /** Stores the provider's reference (e.g. the Checkout Session id) on an order before it is paid. */
+  setProviderRef(orderId: string, providerRef: string): Promise<void>;
+}
+
+/** What a provider gets when it is built; it may add routes to `app` (a webhook). */
+export interface ProviderContext {
+  app: FastifyInstance;
+  config: Config;
+  database: Database;
+  outcomes: PaymentOutcomes;
+  log: FastifyBaseLogger;
+}
+
+export type ProviderFactory = (context: ProviderContext) => Promise<PaymentProvider>;

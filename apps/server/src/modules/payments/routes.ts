@@ -1,0 +1,48 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorSchema, orderIdParamsSchema, orderMessages, testPaymentAnswerSchema, testPaymentRequestSchema } from '@keystore/contract';
+import { Conflict } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { OrdersService } from '../orders/service.ts';
+import { cardVerdict } from './test-gateway.ts';
+
+const bearer = [{ bearerAuth: [] }];
+
+/** The test gateway's card form submission (DESIGN §4). The pay page reads the order from GET /api/orders/{id}. */
+export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = async (app, { orders }) => {
+  app.post(
+    '/api/payments/test/:id',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['payments'],
+        summary: 'Pays an order with a test card: 4242… pays, 4000…0002 is declined, 4000…9995 has insufficient funds',
+        security: bearer,
+        params: orderIdParamsSchema,
+        body: testPaymentRequestSchema,
+        response: { 200: testPaymentAnswerSchema, 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema },
+      },
+    },
+    async (request) => {
+      const order = await orders.payableOrder(request.params.id, request.account.userId, 'test');
+      const verdict = cardVerdict(request.body.cardNumber);
+      if (!verdict.paid) {
+        await orders.markDeclined(order.id, verdict.reason);
+        // Another card paid it a moment ago (two tabs): the decline changed nothing, say what did happen.
+        await orders.payableOrder(order.id, request.account.userId, 'test').catch((error: unknown) => {
+          if (!(error instanceof Conflict) || error.message !== orderMessages.orderDeclined) throw error;
+        });
+        return { status: 'Declined' as const, deliveryStatus: 'Not delivered' as const, message: verdict.reason, redirectUrl: `/pay/${order.id}` };
+      }
+      const outcome = await orders.markPaid(order.id, { providerRef: `test_${newId(20)}` });
+      // It lapsed between the check and the payment and its keys were sold meanwhile: refunded at once.
+      if (outcome.status === 'Refunded') throw new Conflict(orderMessages.orderExpired);
+      const delivered = outcome.deliveryStatus === 'Delivered';
+      return {
+        status: 'Paid' as const,
+        deliveryStatus: outcome.deliveryStatus,
+        message: delivered ? orderMessages.paymentSucceeded : orderMessages.paymentSucceededDelayed,
+        redirectUrl: `/library?order=${order.id}`,
+      };
+    },
+  );
+};

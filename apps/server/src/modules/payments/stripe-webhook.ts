@@ -1,0 +1,123 @@
+// POST /api/payments/stripe/webhook: Stripe's word on a Checkout Session, verified and acted on once.
+//
+// Stripe delivers at least once, in no fixed order, and retries until it gets a 2xx. So: the
+// signature is checked over the raw bytes; each event id is acted on once (payment_events); and
+// every action is one of PaymentOutcomes' idempotent, forward-only calls, so a late `expired` or
+// `async_payment_failed` can never undo a payment.
+import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type Stripe from 'stripe';
+import { z } from 'zod';
+import { errorSchema } from '@keystore/contract';
+import type { Db } from '../../db/client.ts';
+import { NotFound } from '../../platform/errors.ts';
+import { eventHandled, recordEvent } from './events.ts';
+import type { PaymentOutcomes } from './provider.ts';
+
+export const STRIPE_WEBHOOK_PATH = '/api/payments/stripe/webhook';
+
+/** What a Checkout event asks of the orders module. */
+export type CheckoutAction =
+  | { kind: 'pay'; orderId: string; paymentIntent: string | undefined }
+  | { kind: 'decline'; orderId: string }
+  | { kind: 'expire'; orderId: string }
+  | { kind: 'none'; orderId: string | undefined };
+
+/** Reads an event: which order it is about and what it means for it. Events of other kinds mean nothing here. */
+export function checkoutAction(event: Stripe.Event): CheckoutAction {
+  switch (event.type) {
+    case 'checkout.session.completed': {
+      const session = event.data.object;
+      const orderId = orderIdOf(session);
+      if (!orderId) return { kind: 'none', orderId };
+      // 'unpaid' is an asynchronous method (a bank debit) still settling: async_payment_* follows.
+      return session.payment_status === 'unpaid' ? { kind: 'none', orderId } : { kind: 'pay', orderId, paymentIntent: intentId(session) };
+    }
+    case 'checkout.session.async_payment_succeeded': {
+      const orderId = orderIdOf(event.data.object);
+      return orderId ? { kind: 'pay', orderId, paymentIntent: intentId(event.data.object) } : { kind: 'none', orderId };
+    }
+    case 'checkout.session.async_payment_failed': {
+      const orderId = orderIdOf(event.data.object);
+      return orderId ? { kind: 'decline', orderId } : { kind: 'none', orderId };
+    }
+    case 'checkout.session.expired': {
+      const orderId = orderIdOf(event.data.object);
+      return orderId ? { kind: 'expire', orderId } : { kind: 'none', orderId };
+    }
+    default:
+      return { kind: 'none', orderId: undefined };
+  }
+}
+
+/** Our order id on a session; a session without one was not made by this store (a payment link, another app). */
+function orderIdOf(session: Stripe.Checkout.Session): string | undefined {
+  return session.client_reference_id ?? session.metadata?.orderId ?? undefined;
+}
+
+function intentId(session: Stripe.Checkout.Session): string | undefined {
+  const intent = session.payment_intent;
+  return typeof intent === 'string' ? intent : (intent?.id ?? undefined);
+}
+
+/** Why an order was declined, as the buyer reads it on the order. */
+const ASYNC_PAYMENT_FAILED = 'Your payment did not go through.';
+
+export interface StripeWebhookOptions {
+  stripe: Stripe;
+  webhookSecret: string;
+  db: Db;
+  outcomes: PaymentOutcomes;
+}
+
+/**
+ * The webhook route, in a plugin of its own: inside it every body is kept as the raw Buffer the
+ * signature was computed over, while the rest of the app goes on parsing JSON as usual.
+ */
+export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookOptions> = async (app, { stripe, webhookSecret, db, outcomes }) => {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  /** Carries out what an event asks; an event about an order we do not know is logged and dropped. */
+  async function act(event: Stripe.Event, action: CheckoutAction, log: FastifyBaseLogger): Promise<void> {
+    try {
+      if (action.kind === 'pay') await outcomes.markPaid(action.orderId, action.paymentIntent ? { providerRef: action.paymentIntent } : {});
+      else if (action.kind === 'decline') await outcomes.markDeclined(action.orderId, ASYNC_PAYMENT_FAILED);
+      else if (action.kind === 'expire') await outcomes.markExpired(action.orderId);
+    } catch (error) {
+      // Another store (staging) sharing the Stripe account sees our events too; retrying would not help.
+      if (error instanceof NotFound) log.warn({ eventId: event.id, type: event.type, orderId: action.orderId }, 'Stripe event for an unknown order');
+      else throw error;
+    }
+  }
+
+  app.post(
+    STRIPE_WEBHOOK_PATH,
+    {
+      schema: {
+        tags: ['payments'],
+        summary: 'Stripe webhook: Checkout Session events, signed with STRIPE_WEBHOOK_SECRET',
+        response: { 200: z.object({ received: z.literal(true) }), 400: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const signature = request.headers['stripe-signature'];
+      let event: Stripe.Event;
+      try {
+        if (!Buffer.isBuffer(request.body) || typeof signature !== 'string') throw new Error('unsigned');
+        event = stripe.webhooks.constructEvent(request.body, signature, webhookSecret);
+      } catch (error) {
+        // Logged: a wrong STRIPE_WEBHOOK_SECRET shows up here as every delivery refused.
+        request.log.warn({ err: error }, 'Stripe webhook refused: invalid signature');
+        return reply.code(400).send({ error: 'Invalid Stripe signature' });
+      }
+      // Acted first, recorded after (events.ts): a failure half-way leaves the event unrecorded,
+      // so Stripe's retry carries it out; the actions are idempotent, so a concurrent copy is harmless.
+      if (await eventHandled(db, 'stripe', event.id)) return { received: true as const };
+      const action = checkoutAction(event);
+      await act(event, action, request.log);
+      await recordEvent(db, { provider: 'stripe', eventId: event.id, type: event.type, orderId: action.orderId ?? null });
+      return { received: true as const };
+    },
+  );
+};

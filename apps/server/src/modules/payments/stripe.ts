@@ -1,0 +1,116 @@
+// Stripe as the payment provider (PAYMENT_PROVIDER=stripe): the buyer pays on Stripe's hosted
+// Checkout page; Stripe tells us the outcome through the signed webhook (stripe-webhook.ts).
+import Stripe from 'stripe';
+import type { Config } from '../../config.ts';
+import type { PayableOrder, PaymentProvider, ProviderFactory, RefundableOrder } from './provider.ts';
+import { stripeWebhookRoutes } from './stripe-webhook.ts';
+
+/** Stripe accepts a Checkout Session expiry from 30 minutes to 24 hours after the session is made. */
+const STRIPE_MIN_SESSION_MS = 30 * 60_000;
+/** Our clock and Stripe's differ, and the request takes time: asking for exactly 30 minutes could be refused. */
+const EXPIRY_SLACK_MS = 60_000;
+
+/** The official SDK, pointed at STRIPE_API_URL when set (tests, stripe-mock). */
+export function stripeClient(payments: Config['payments']): Stripe {
+  const api = payments.stripeApiUrl ? new URL(payments.stripeApiUrl) : undefined;
+  return new Stripe(payments.stripeSecretKey!, {
+    // The SDK retries network failures and 409/5xx answers itself, with the same idempotency key.
+    maxNetworkRetries: 2,
+    // A buyer waits for the order answer while the session is made: fail in seconds, not the SDK's 80.
+    timeout: 20_000,
+    appInfo: { name: 'Keystore' },
+    ...(api && {
+      host: api.hostname,
+      port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)),
+      protocol: api.protocol === 'http:' ? ('http' as const) : ('https' as const),
+    }),
+  });
+}
+
+/**
+ * What we ask Stripe for an order: one EUR `price_data` line per order line at the price the
+ * server fixed, our order id twice (client_reference_id for the dashboard, metadata for events),
+ * back to the library when paid and to the pay page when cancelled.
+ */
+export function checkoutSessionParams(order: PayableOrder, publicUrl: string, now: number = Date.now()): Stripe.Checkout.SessionCreateParams {
+  const id = encodeURIComponent(order.id);
+  // The order holds its stock for 30 minutes; Stripe's shortest session is 30 minutes from now, so the
+  // session may outlive the order by moments. A payment that lands then is markPaid's case of a late payment.
+  const expiresAt = Math.max(order.expiresAt.getTime(), now + STRIPE_MIN_SESSION_MS + EXPIRY_SLACK_MS);
+  return {
+    mode: 'payment',
+    line_items: order.lines.map((line) => ({
+      quantity: line.quantity,
+      price_data: {
+        currency: order.currency.toLowerCase(),
+        unit_amount: line.unitPriceCents,
+        product_data: {
+          name: line.title,
+          metadata: { gameId: line.gameId },
+          // Stripe fetches images itself, so only absolute https addresses are of use to it.
+          ...(line.image.startsWith('https://') && { images: [line.image] }),
+        },
+      },
+    })),
+    client_reference_id: order.id,
+    metadata: { orderId: order.id },
+    payment_intent_data: { metadata: { orderId: order.id } },
+    ...(order.customerEmail && { customer_email: order.customerEmail }),
+    success_url: `${publicUrl}/library?order=${id}&paid=1`,
+    cancel_url: `${publicUrl}/pay/${id}?cancelled=1`,
+    expires_at: Math.ceil(expiresAt / 1000),
+  };
+}
+
+/** The payment intent of a Checkout Session reference (what markPaid stored, or the session id set at checkout). */
+async function paymentIntentOf(stripe: Stripe, providerRef: string): Promise<string | undefined> {
+  if (providerRef.startsWith('pi_')) return providerRef;
+  if (!providerRef.startsWith('cs_')) return undefined;
+  const session = await stripe.checkout.sessions.retrieve(providerRef);
+  const intent = session.payment_intent;
+  return typeof intent === 'string' ? intent : intent?.id;
+}
+
+class StripeProvider implements PaymentProvider {
+  readonly name = 'stripe' as const;
+  private readonly stripe: Stripe;
+  private readonly publicUrl: string;
+  private readonly setProviderRef: (orderId: string, ref: string) => Promise<void>;
+
+  constructor(stripe: Stripe, publicUrl: string, setProviderRef: (orderId: string, ref: string) => Promise<void>) {
+    this.stripe = stripe;
+    this.publicUrl = publicUrl;
+    this.setProviderRef = setProviderRef;
+  }
+
+  async checkoutUrl(order: PayableOrder): Promise<string> {
+    // Keyed by the order: a retried request (by the SDK or after a lost answer) gets the same session, never a second one.
+    const session = await this.stripe.checkout.sessions.create(checkoutSessionParams(order, this.publicUrl), {
+      idempotencyKey: `keystore-checkout-${order.id}`,
+    });
+    if (!session.url) throw new Error(`Stripe answered Checkout Session ${session.id} without a url`);
+    // Until the payment intent arrives with the payment, the session is how a refund finds the money.
+    await this.setProviderRef(order.id, session.id);
+    return session.url;
+  }
+
+  async refund(order: RefundableOrder): Promise<void> {
+    const paymentIntent = order.providerRef ? await paymentIntentOf(this.stripe, order.providerRef) : undefined;
+    if (!paymentIntent) throw new Error(`Order ${order.id} has no Stripe payment to refund`);
+    try {
+      // Keyed by the order: a refund retried after a crash or a lost answer gives the money back once.
+      await this.stripe.refunds.create({ payment_intent: paymentIntent, metadata: { orderId: order.id } }, { idempotencyKey: `keystore-refund-${order.id}` });
+    } catch (error) {
+      // Past the 24 hours Stripe keeps idempotency keys, a repeated refund is refused as already done: that is success.
+      if (error instanceof Stripe.errors.StripeError && error.code === 'charge_already_refunded') return;
+      throw error;
+    }
+  }
+}
+
+/** Builds the Stripe provider and registers its webhook route. */
+export const createStripeProvider: ProviderFactory = async ({ app, config, database, outcomes }) => {
+  const stripe = stripeClient(config.payments);
+  await app.register(stripeWebhookRoutes, { stripe, webhookSecret: config.payments.stripeWebhookSecret!, db: database.db, outcomes });
+  return new StripeProvider(stripe, config.publicUrl, (orderId, ref) => outcomes.setProviderRef(orderId, ref));
+};

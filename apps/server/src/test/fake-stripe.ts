@@ -1,0 +1,209 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+
+/** One call the store made to the fake, form body decoded into the nested object Stripe would see. */
+export interface StripeRequest {
+  method: string;
+  path: string;
+  idempotencyKey: string | undefined;
+  body: Record<string, unknown>;
+}
+
+type CheckoutSession = Record<string, unknown> & { id: string; url: string; payment_intent: string };
+type Fault = { status: number; message?: string; code?: string };
+
+/**
+ * A fake of the few Stripe API calls the store makes, on loopback: Checkout Sessions and refunds,
+ * with Stripe's idempotency (the same Idempotency-Key answers the first result again), and events
+ * signed the way Stripe signs its webhooks.
+ */
+export class FakeStripe {
+  readonly secretKey = 'sk_test_fake_keystore';
+  readonly webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
+  readonly requests: StripeRequest[] = [];
+  readonly sessions = new Map<string, CheckoutSession>();
+  /** Answered to the next requests instead of their result (a Stripe outage, a rejected call). */
+  readonly faults: Fault[] = [];
+  private readonly replies = new Map<string, { status: number; body: unknown }>();
+  private server: Server | undefined;
+  private counter = 0;
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((request, response) => void this.handle(request, response));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  /** The environment that points the store's Stripe provider at this fake. */
+  env(): Record<string, string> {
+    return { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: this.secretKey, STRIPE_WEBHOOK_SECRET: this.webhookSecret, STRIPE_API_URL: this.url };
+  }
+
+  /** The requests made to one endpoint, e.g. `POST /v1/refunds`. */
+  calls(endpoint: string): StripeRequest[] {
+    return this.requests.filter((request) => `${request.method} ${request.path}` === endpoint);
+  }
+
+  /** The Checkout Session made for one of our orders. */
+  sessionFor(orderId: string): CheckoutSession {
+    const session = [...this.sessions.values()].find((candidate) => candidate.client_reference_id === orderId);
+    if (!session) throw new Error(`no checkout session for order ${orderId}`);
+    return session;
+  }
+
+  /**
+   * A Checkout Session event as Stripe would send it for a session this fake created, with the
+   * session as it stands after the event (complete and paid, expired, ...); `session` overrides
+   * fields, e.g. `{ payment_status: 'unpaid' }` for a completed checkout whose bank debit is settling.
+   */
+  sessionEvent(type: CheckoutEventType, sessionId: string, options: { id?: string; session?: Record<string, unknown> } = {}): StripeEvent {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new Error(`no checkout session ${sessionId}`);
+    const state: Record<CheckoutEventType, Record<string, unknown>> = {
+      'checkout.session.completed': { status: 'complete', payment_status: 'paid' },
+      'checkout.session.async_payment_succeeded': { status: 'complete', payment_status: 'paid' },
+      'checkout.session.async_payment_failed': { status: 'complete', payment_status: 'unpaid' },
+      'checkout.session.expired': { status: 'expired', payment_status: 'unpaid', payment_intent: null },
+    };
+    return {
+      id: options.id ?? `evt_${randomBytes(12).toString('hex')}`,
+      object: 'event',
+      api_version: '2025-01-01',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+      data: { object: { ...session, ...state[type], ...options.session } },
+    };
+  }
+
+  /** The body and headers of a webhook delivery, signed with this fake's secret (or another one). */
+  signed(event: StripeEvent | Record<string, unknown>, secret = this.webhookSecret): { payload: string; headers: Record<string, string> } {
+    const payload = JSON.stringify(event, null, 2);
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
+    return { payload, headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature } };
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    let raw = '';
+    for await (const chunk of request) raw += chunk;
+    const url = new URL(request.url ?? '/', this.url);
+    const idempotencyKey = header(request, 'idempotency-key');
+    const entry: StripeRequest = { method: request.method ?? '', path: url.pathname, idempotencyKey, body: decodeForm(raw) };
+    this.requests.push(entry);
+    const send = (status: number, body: unknown): void => {
+      response.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': `req_${this.requests.length}` }).end(JSON.stringify(body));
+    };
+
+    if (header(request, 'authorization') !== `Bearer ${this.secretKey}`) {
+      return send(401, stripeError('invalid_request_error', 'Invalid API Key provided'));
+    }
+    const fault = this.faults.shift();
+    if (fault) return send(fault.status, stripeError(fault.status >= 500 ? 'api_error' : 'invalid_request_error', fault.message ?? 'fault', fault.code));
+
+    // Stripe keeps each keyed POST's first answer for 24 hours and answers it again for the same key.
+    const replayKey = idempotencyKey && `${entry.method} ${entry.path} ${idempotencyKey}`;
+    const replay = replayKey ? this.replies.get(replayKey) : undefined;
+    if (replay) return send(replay.status, replay.body);
+    const [status, body] = this.answer(entry);
+    if (replayKey && entry.method === 'POST') this.replies.set(replayKey, { status, body });
+    send(status, body);
+  }
+
+  private answer(request: StripeRequest): [number, unknown] {
+    const { method, path, body } = request;
+    if (method === 'POST' && path === '/v1/checkout/sessions') {
+      this.counter += 1;
+      const id = `cs_test_${this.counter}${randomBytes(6).toString('hex')}`;
+      const lines = (body.line_items as Array<{ price_data: { unit_amount: string }; quantity: string }> | undefined) ?? [];
+      const amount = lines.reduce((sum, line) => sum + Number(line.price_data.unit_amount) * Number(line.quantity), 0);
+      const session: CheckoutSession = {
+        id,
+        object: 'checkout.session',
+        url: `https://checkout.stripe.test/c/pay/${id}`,
+        payment_intent: `pi_test_${this.counter}${randomBytes(6).toString('hex')}`,
+        mode: body.mode,
+        status: 'open',
+        payment_status: 'unpaid',
+        currency: 'eur',
+        amount_total: amount,
+        client_reference_id: body.client_reference_id ?? null,
+        customer_email: body.customer_email ?? null,
+        metadata: body.metadata ?? {},
+        success_url: body.success_url,
+        cancel_url: body.cancel_url,
+        expires_at: Number(body.expires_at),
+        livemode: false,
+      };
+      this.sessions.set(id, session);
+      return [200, session];
+    }
+    const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+    if (method === 'GET' && retrieve) {
+      const session = this.sessions.get(retrieve[1]!);
+      return session ? [200, session] : [404, stripeError('invalid_request_error', `No such checkout.session: '${retrieve[1]}'`)];
+    }
+    if (method === 'POST' && path === '/v1/refunds') {
+      const paymentIntent = String(body.payment_intent ?? '');
+      const session = [...this.sessions.values()].find((candidate) => candidate.payment_intent === paymentIntent);
+      if (!session) return [400, stripeError('invalid_request_error', `No such payment_intent: '${paymentIntent}'`)];
+      return [200, { id: `re_test_${this.requests.length}`, object: 'refund', status: 'succeeded', payment_intent: paymentIntent, amount: session.amount_total, currency: 'eur' }];
+    }
+    return [404, stripeError('invalid_request_error', `Unrecognized request URL (${method}: ${path})`)];
+  }
+}
+
+export type CheckoutEventType =
+  | 'checkout.session.completed'
+  | 'checkout.session.async_payment_succeeded'
+  | 'checkout.session.async_payment_failed'
+  | 'checkout.session.expired';
+
+export interface StripeEvent {
+  id: string;
+  object: 'event';
+  type: string;
+  data: { object: Record<string, unknown> };
+  [field: string]: unknown;
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function stripeError(type: string, message: string, code?: string): { error: { type: string; message: string; code?: string } } {
+  return { error: { type, message, ...(code && { code }) } };
+}
+
+/**
+ * Decodes Stripe's form encoding (`line_items[0][price_data][currency]=eur`) into nested objects;
+ * keys that are all digits make arrays, as Stripe reads them.
+ */
+export function decodeForm(raw: string): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    const path = key.replace(/\]/g, '').split('[');
+    let node: Record<string, unknown> = root;
+    path.forEach((part, index) => {
+      if (index === path.length - 1) {
+        node[part] = value;
+        return;
+      }
+      const nextIsIndex = /^\d+$/.test(path[index + 1]!);
+      node[part] ??= nextIsIndex ? [] : {};
+      node = node[part] as Record<string, unknown>;
+    });
+  }
+  return root;
+}

@@ -1,0 +1,131 @@
+// Requests and answers of /api/orders, /api/payments/test and /api/purchases (issue 5, DESIGN §4).
+// Money in answers is euro with two decimals; ids are strings in `_id`.
+import { z } from 'zod';
+import { purchaseHistoryEntrySchema } from './accounts.ts';
+import { gameListItemSchema } from './catalog.ts';
+import {
+  DELIVERY_STATUSES,
+  ORDER_CURRENCY,
+  ORDER_LINE_MAX_QUANTITY,
+  ORDER_MAX_LINES,
+  ORDER_STATUSES,
+  PAYMENT_PROVIDERS,
+} from './constants.ts';
+import { orderMessages as m } from './messages.ts';
+import { cardDigits, cardholderNameProblem, cardNumberProblem, cvcProblem, expiryProblem } from './payment-rules.ts';
+import type { Problem } from './rules.ts';
+
+/**
+ * What the cart sends. Only game ids and quantities: the server prices the order from the
+ * catalogue, so any price a client adds is dropped by the schema. A game listed twice is one line.
+ */
+export const createOrderRequestSchema = z.object({
+  items: z
+    .array(
+      z.object({
+        gameId: z.string({ error: m.gameIdRequired }).min(1, m.gameIdRequired).max(64, m.gameIdRequired),
+        quantity: z
+          .number({ error: m.quantityInvalid })
+          .int(m.quantityInvalid)
+          .min(1, m.quantityInvalid)
+          .max(ORDER_LINE_MAX_QUANTITY, m.quantityInvalid),
+      }),
+      { error: m.emptyOrder },
+    )
+    .min(1, m.emptyOrder)
+    .max(ORDER_MAX_LINES, m.tooManyLines),
+});
+export type CreateOrderRequest = z.input<typeof createOrderRequestSchema>;
+
+export const orderLineSchema = z
+  .object({
+    gameId: z.string(),
+    title: z.string(),
+    image: z.string(),
+    platform: z.string(),
+    quantity: z.number().int(),
+    /** Euro, as priced when the order was placed. */
+    unitPrice: z.number(),
+    amount: z.number(),
+    /** Keys in the buyer's library for this line (voided keys not counted). */
+    keysDelivered: z.number().int(),
+  })
+  .meta({ id: 'OrderLine' });
+export type OrderLine = z.infer<typeof orderLineSchema>;
+
+/**
+ * An order: the purchase-history entry of SPEC §3 (`items` text, first line's `image`, `date`,
+ * status, delivery status, currency, amount) with its lines and payment details.
+ */
+export const orderSchema = purchaseHistoryEntrySchema
+  .extend({
+    status: z.enum(ORDER_STATUSES),
+    deliveryStatus: z.enum(DELIVERY_STATUSES),
+    currency: z.literal(ORDER_CURRENCY),
+    createdAt: z.string(),
+    /** When an unpaid order lapses (30 minutes after it was placed). */
+    expiresAt: z.string(),
+    paidAt: z.string().nullable(),
+    deliveredAt: z.string().nullable(),
+    refundedAt: z.string().nullable(),
+    paymentProvider: z.enum(PAYMENT_PROVIDERS),
+    /** Why the payment was declined, when it was. */
+    declineReason: z.string().nullable(),
+    lines: z.array(orderLineSchema),
+  })
+  .meta({ id: 'Order' });
+export type Order = z.infer<typeof orderSchema>;
+
+export const orderIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+export const purchaseIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+
+/** POST /api/orders: the new order and where to pay for it (`/pay/{id}` on the test gateway, Stripe's page otherwise). */
+export const createOrderAnswerSchema = z.object({ order: orderSchema, paymentUrl: z.string() }).meta({ id: 'CreatedOrder' });
+export type CreateOrderAnswer = z.infer<typeof createOrderAnswerSchema>;
+
+export const orderListSchema = z.array(orderSchema);
+
+function ruled(rule: (value: string) => Problem, missing: string) {
+  return z.string({ error: missing }).superRefine((value, context) => {
+    const problem = rule(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
+}
+
+/** The test gateway's card form. The card number arrives as typed (groups of digits) and leaves as digits. */
+export const testPaymentRequestSchema = z.object({
+  cardNumber: ruled(cardNumberProblem, m.cardNumberRequired).transform(cardDigits),
+  expiry: ruled((value) => expiryProblem(value), m.expiryRequired),
+  cvc: ruled(cvcProblem, m.cvcInvalid),
+  name: ruled(cardholderNameProblem, m.nameRequired).transform((value) => value.trim()),
+});
+export type TestPaymentRequest = z.input<typeof testPaymentRequestSchema>;
+
+/**
+ * The test gateway's verdict. Paid: go to `/library?order={id}`; Declined: back to `/pay/{id}`
+ * with `message` (the order is closed; a new order is needed to try again).
+ */
+export const testPaymentAnswerSchema = z
+  .object({
+    status: z.enum(['Paid', 'Declined']),
+    deliveryStatus: z.enum(DELIVERY_STATUSES),
+    message: z.string(),
+    redirectUrl: z.string(),
+  })
+  .meta({ id: 'TestPayment' });
+export type TestPaymentAnswer = z.infer<typeof testPaymentAnswerSchema>;
+
+/** One delivered key in the library (SPEC §3, Purchase): `_id` is the key's id; the key itself comes separately. */
+export const purchaseSchema = z
+  .object({
+    _id: z.string(),
+    product: gameListItemSchema,
+    orderId: z.string(),
+    purchasedAt: z.string(),
+  })
+  .meta({ id: 'Purchase' });
+export type Purchase = z.infer<typeof purchaseSchema>;
+export const purchaseListSchema = z.array(purchaseSchema);
+
+export const purchaseKeySchema = z.object({ key: z.string() }).meta({ id: 'PurchaseKey' });
+export type PurchaseKey = z.infer<typeof purchaseKeySchema>;
