@@ -63,7 +63,8 @@ describe('the profile and the library', () => {
       const page = await signedInPage(account, width, height);
       await page.goto(`${baseUrl}/library`);
       await expect.poll(() => page.getByRole('heading', { level: 1, name: 'My Library' }).isVisible()).toBe(true);
-      expect(await page.getByText('Your library is empty').isVisible()).toBe(true);
+      // The empty state shows once the (empty) purchases have been fetched.
+      await expect.poll(() => page.getByText('Your library is empty').isVisible()).toBe(true);
       expect(await page.getByRole('link', { name: 'Browse Store' }).getAttribute('href')).toBe('/store');
       expect(await accessibilityViolations(page)).toEqual([]);
       await screenshot(page, `library-customer-${width}`);

@@ -106,8 +106,11 @@ describe('browsing the store', () => {
     const rpg = filters.getByRole('checkbox', { name: 'RPG', exact: true });
     const rpgCount = Number(await page.locator(`[id="${await rpg.getAttribute('aria-describedby')}"]`).textContent());
     expect(rpgCount).toBeGreaterThan(0);
-    await rpg.check();
+    // The filter lives in the URL: the box shows as ticked once the navigation has rendered, which
+    // can be a frame after the click (router navigations are transitions), so click and then wait.
+    await rpg.click();
     await page.waitForURL('**/store?platform=ps4,ps5,ps3&genre=RPG');
+    await expect.poll(() => rpg.isChecked()).toBe(true);
     await expect.poll(() => shownTotal(page)).toBe(rpgCount);
     await expect.poll(() => page.getByRole('article').count()).toBe(Math.min(20, rpgCount));
 

@@ -13,6 +13,7 @@ export const router = createBrowserRouter([
       { path: 'store', lazy: async () => ({ Component: (await import('../features/store/store-page.tsx')).StorePage }) },
       { path: 'game/:id', lazy: async () => ({ Component: (await import('../features/game/game-page.tsx')).GamePage }) },
       { path: 'cart', lazy: async () => ({ Component: (await import('../features/cart/cart-page.tsx')).CartPage }) },
+      { path: 'pay/:orderId', lazy: async () => ({ Component: (await import('../features/payment/pay-page.tsx')).PayPage }) },
       { path: 'library', lazy: async () => ({ Component: (await import('../features/library/library-page.tsx')).LibraryPage }) },
       { path: 'profile', lazy: async () => ({ Component: (await import('../features/profile/profile-page.tsx')).ProfilePage }) },
       { path: 'confirm-email', lazy: async () => ({ Component: (await import('../features/auth/confirm-email-page.tsx')).ConfirmEmailPage }) },

@@ -68,6 +68,8 @@ export const STATIC_PAGES: Record<string, Pick<PageHead, 'title' | 'description'
   },
 };
 
+const PAY_PAGE = { title: `Payment · ${SITE}`, description: 'Pay for your Keystore order.', entry: 'src/features/payment/pay-page.tsx' };
+
 const NOT_FOUND = { title: `Page not found · ${SITE}`, description: 'This page does not exist. Back to the store.' };
 
 /** The head and status of a page path: 404 for any path the store does not know, and for unknown games. */
@@ -76,6 +78,10 @@ export async function pageHead(pathname: string, catalog: CatalogService, public
   const known = STATIC_PAGES[path];
   if (known) {
     return { status: 200, title: known.title, description: known.description, path, entry: known.entry, preload: known.preload, noindex: !known.indexed };
+  }
+  // A payment page belongs to one signed-in buyer's order: served (the app checks the order), never indexed.
+  if (/^\/pay\/[A-Za-z0-9_-]{1,64}$/.test(path)) {
+    return { status: 200, ...PAY_PAGE, path, noindex: true };
   }
   const game = /^\/game\/([a-z0-9]{1,64})$/.exec(path);
   if (game) {

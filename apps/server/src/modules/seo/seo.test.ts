@@ -75,7 +75,7 @@ describe('pages as the server sends them', () => {
   });
 
   it('knows the account pages and keeps them out of search results', async () => {
-    for (const url of ['/library', '/profile', '/confirm-email?email=a%40example.org&code=123456', '/reset-password?email=a%40example.org&token=t', '/login']) {
+    for (const url of ['/library', '/profile', '/pay/0123456789abcdef01234567', '/confirm-email?email=a%40example.org&code=123456', '/reset-password?email=a%40example.org&token=t', '/login']) {
       const page = await t.app.inject({ url });
       expect(page.statusCode, url).toBe(200);
       expect(page.body, url).toContain('<meta name="robots" content="noindex" />');

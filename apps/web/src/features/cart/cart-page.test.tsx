@@ -1,8 +1,10 @@
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { addToCart, clearCart, setCartQuantity, type CartItem } from '../../lib/cart.ts';
+import { addToCart, clearCart, setCartQuantity, useCart, type CartItem } from '../../lib/cart.ts';
+import { signIn } from '../../lib/session.ts';
+import { AuthDialogProbe, json, openAuthDialogView, resetTestState, stubApi, testUser } from '../../test/fixtures.tsx';
 import { CartPage } from './cart-page.tsx';
 
 const game = (id: string, title: string, price: number, originalPrice: number | null, region = 'Europe'): CartItem['game'] => ({
@@ -16,14 +18,21 @@ const game = (id: string, title: string, price: number, originalPrice: number | 
   type: 'Games',
 });
 
+/** Stands in for the payment page: how many lines the cart still holds. */
+function PayProbe() {
+  const { items } = useCart();
+  return <h1>{`Pay ${items.length} lines`}</h1>;
+}
+
 function renderCart() {
   return render(
     <MemoryRouter initialEntries={['/cart']}>
       <Routes>
         <Route path="/cart" element={<CartPage />} />
-        <Route path="/checkout" element={<h1>Checkout</h1>} />
+        <Route path="/pay/:id" element={<PayProbe />} />
         <Route path="/store" element={<h1>Store</h1>} />
       </Routes>
+      <AuthDialogProbe />
     </MemoryRouter>,
   );
 }
@@ -36,7 +45,7 @@ describe('CartPage', () => {
     clearCart();
   });
   afterEach(() => {
-    cleanup();
+    resetTestState();
     vi.restoreAllMocks();
   });
 
@@ -110,7 +119,34 @@ describe('CartPage', () => {
     expect(screen.getByRole('link', { name: 'Continue Shopping' })).toBeTruthy();
   });
 
-  it('alerts until the terms are accepted, then goes to the checkout', async () => {
+  it('asks a visitor to log in first, and keeps the cart', async () => {
+    const calls = stubApi({});
+    act(() => addToCart(game('a', 'Elden Ring', 41.99, 59.99)));
+    renderCart();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'I have read and accept the Terms & Conditions' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    expect(openAuthDialogView()).toBe('login');
+    expect(calls).toEqual([]);
+    expect(screen.getAllByRole('listitem')).toHaveLength(1);
+  });
+
+  it("shows the server's refusal when a game ran out of stock", async () => {
+    stubApi({ 'POST /api/orders': () => json(409, { error: 'Only 1 key of "Elden Ring" is left' }) });
+    act(() => {
+      signIn('token-1', testUser());
+      addToCart(game('a', 'Elden Ring', 41.99, 59.99));
+      setCartQuantity('a', 2);
+    });
+    renderCart();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'I have read and accept the Terms & Conditions' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Only 1 key of "Elden Ring" is left');
+    expect(screen.getByRole('heading', { name: 'Cart' })).toBeTruthy();
+  });
+
+  it('alerts until the terms are accepted, then places the order and opens its payment page', async () => {
+    const calls = stubApi({ 'POST /api/orders': () => json(201, { order: { _id: 'o1' }, paymentUrl: '/pay/o1' }) });
+    act(() => signIn('token-1', testUser()));
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     act(() => addToCart(game('a', 'Elden Ring', 41.99, 59.99)));
     renderCart();
@@ -128,6 +164,8 @@ describe('CartPage', () => {
     expect(proceed.getAttribute('aria-disabled')).toBe('false');
     await userEvent.click(proceed);
     expect(alert).toHaveBeenCalledTimes(1);
-    expect(screen.getByRole('heading', { name: 'Checkout' })).toBeTruthy();
+    // The cart is emptied only once the payment succeeds.
+    expect(await screen.findByRole('heading', { name: 'Pay 1 lines' })).toBeTruthy();
+    expect(calls).toEqual([{ route: 'POST /api/orders', body: { items: [{ gameId: 'a', quantity: 1 }] }, authorization: 'Bearer token-1' }]);
   });
 });

@@ -43,7 +43,7 @@ export function CartPage() {
             />
           ))}
         </ul>
-        <CartSummary totalItems={totalItems} totalPrice={totalPrice} />
+        <CartSummary items={items} totalItems={totalItems} totalPrice={totalPrice} />
       </div>
     </section>
   );

@@ -1,16 +1,31 @@
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { ApiError } from '../../lib/api.ts';
+import { openAuthDialog } from '../../lib/auth-dialog.ts';
+import type { CartItem } from '../../lib/cart.ts';
+import { openPaymentPage, placeOrder } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
+import { currentSession } from '../../lib/session.ts';
 import styles from './cart-page.module.css';
 
 const TERMS_ALERT = 'Please accept the Terms & Conditions';
 
+interface CartSummaryProps {
+  items: readonly CartItem[];
+  totalItems: number;
+  totalPrice: number;
+}
+
 /**
  * The order summary: item count, total, the terms checkbox and 'Proceed to Checkout'. The button only
  * looks disabled until the terms are accepted (aria-disabled), so pressing it can still say why (SPEC §2).
+ * A visitor is asked to log in first (the cart stays as it is); a customer's order is placed and its
+ * payment page opened. The cart is emptied only once the payment succeeds, so a declined card loses nothing.
  */
-export function CartSummary({ totalItems, totalPrice }: { totalItems: number; totalPrice: number }) {
+export function CartSummary({ items, totalItems, totalPrice }: CartSummaryProps) {
   const [accepted, setAccepted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
   const navigate = useNavigate();
   const termsId = useId();
 
@@ -19,7 +34,19 @@ export function CartSummary({ totalItems, totalPrice }: { totalItems: number; to
       window.alert(TERMS_ALERT);
       return;
     }
-    void navigate('/checkout');
+    if (busy) return;
+    if (currentSession().status !== 'signed-in') {
+      openAuthDialog('login');
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    placeOrder(items.map((item) => ({ gameId: item.game._id, quantity: item.quantity })))
+      .then((paymentUrl) => openPaymentPage(paymentUrl, navigate))
+      .catch((error: unknown) => {
+        setProblem(error instanceof ApiError && error.fromServer ? error.message : 'The order could not be placed. Please try again.');
+        setBusy(false);
+      });
   };
 
   return (
@@ -43,8 +70,13 @@ export function CartSummary({ totalItems, totalPrice }: { totalItems: number; to
           I have read and accept the <Link to="/terms">Terms &amp; Conditions</Link>
         </label>
       </div>
-      <button type="button" className={styles.checkout} aria-disabled={!accepted} onClick={proceed}>
-        Proceed to Checkout
+      {problem && (
+        <p className={styles.problem} role="alert">
+          {problem}
+        </p>
+      )}
+      <button type="button" className={styles.checkout} aria-disabled={!accepted || busy} aria-busy={busy} onClick={proceed}>
+        {busy ? 'Placing your order…' : 'Proceed to Checkout'}
       </button>
       <p className={styles.note}>You will be redirected to the payment page.</p>
     </aside>

@@ -1,7 +1,11 @@
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Game } from '@keystore/contract';
-import { addToCart, useCartQuantity } from '../../lib/cart.ts';
+import { ApiError } from '../../lib/api.ts';
+import { openAuthDialog } from '../../lib/auth-dialog.ts';
+import { openPaymentPage, placeOrder } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
+import { currentSession } from '../../lib/session.ts';
 import { CartControl } from '../../ui/cart-control.tsx';
 import { keysLeftText } from './game-info.ts';
 import styles from './purchase-panel.module.css';
@@ -9,14 +13,26 @@ import styles from './purchase-panel.module.css';
 /** Stock, price and the buying actions of the game page. */
 export function PurchasePanel({ game }: { game: Game }) {
   const navigate = useNavigate();
-  const quantity = useCartQuantity(game._id);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
   const outOfStock = game.stock <= 0;
   const onSale = game.originalPrice !== null && game.originalPrice > game.price;
 
-  // Until checkout exists, buying at once means: this game in the cart, and the cart open.
+  // One key of this game in an order of its own, and its payment page; a visitor logs in first.
   const buyNow = () => {
-    if (quantity === 0) addToCart(game);
-    navigate('/cart');
+    if (busy) return;
+    if (currentSession().status !== 'signed-in') {
+      openAuthDialog('login');
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    placeOrder([{ gameId: game._id, quantity: 1 }])
+      .then((paymentUrl) => openPaymentPage(paymentUrl, navigate))
+      .catch((error: unknown) => {
+        setProblem(error instanceof ApiError && error.fromServer ? error.message : 'The order could not be placed. Please try again.');
+        setBusy(false);
+      });
   };
 
   return (
@@ -34,10 +50,15 @@ export function PurchasePanel({ game }: { game: Game }) {
       </p>
       <div className={styles.actions}>
         <CartControl game={game} className={styles.add} disabled={outOfStock} />
-        <button type="button" className={styles.buy} disabled={outOfStock} onClick={buyNow}>
-          Buy in 1 click
+        <button type="button" className={styles.buy} disabled={outOfStock} aria-busy={busy} onClick={buyNow}>
+          {busy ? 'Placing your order…' : 'Buy in 1 click'}
         </button>
       </div>
+      {problem && (
+        <p className={styles.problem} role="alert">
+          {problem}
+        </p>
+      )}
     </div>
   );
 }

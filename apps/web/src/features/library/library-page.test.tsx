@@ -1,19 +1,30 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signIn } from '../../lib/session.ts';
-import { AuthDialogProbe, json, resetTestState, restoringSession, testUser } from '../../test/fixtures.tsx';
+import { AuthDialogProbe, json, resetTestState, restoringSession, stubApi, testUser } from '../../test/fixtures.tsx';
 import { LibraryPage } from './library-page.tsx';
 
-function renderLibrary() {
+function renderLibrary(path = '/library') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
-    <MemoryRouter>
-      <LibraryPage />
-      <AuthDialogProbe />
-    </MemoryRouter>,
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[path]}>
+        <LibraryPage />
+        <AuthDialogProbe />
+      </MemoryRouter>
+    </QueryClientProvider>,
   );
 }
+
+const purchase = {
+  _id: 'k1',
+  orderId: 'o1',
+  purchasedAt: '2026-11-22T08:00:00Z',
+  product: { _id: 'g1', title: 'Hades', image: '/media/covers/g1.svg', platform: 'Steam', region: '', price: 12.5, originalPrice: null, type: 'Games', stock: 3, createdAt: '2026-01-01T00:00:00Z' },
+};
 
 afterEach(resetTestState);
 
@@ -32,11 +43,12 @@ describe('the library', () => {
     expect(probe.textContent).toBe('login');
   });
 
-  it("shows a signed-in customer's library, empty until something is bought", () => {
+  it("shows a signed-in customer's library, empty until something is bought", async () => {
+    stubApi({ 'GET /api/purchases': () => json(200, []) });
     act(() => signIn('token-1', testUser()));
     renderLibrary();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('My Library');
-    expect(screen.getByText('Your library is empty')).toBeTruthy();
+    expect(await screen.findByText('Your library is empty')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Browse Store' }).getAttribute('href')).toBe('/store');
     expect(screen.queryByRole('button', { name: 'Sign In' })).toBeNull();
   });
@@ -49,5 +61,40 @@ describe('the library', () => {
 
     await answer(json(200, testUser()));
     expect(await screen.findByRole('heading', { name: 'My Library' })).toBeTruthy();
+  });
+
+  it('lists the games bought and reveals a key only when asked', async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      'GET /api/purchases': () => json(200, [purchase]),
+      'GET /api/purchases/k1/key': () => json(200, { key: 'DEMO-ABCD-1234' }),
+    });
+    act(() => signIn('token-1', testUser()));
+    renderLibrary();
+    const card = await screen.findByRole('listitem');
+    expect(screen.getByRole('heading', { level: 2, name: 'Hades' })).toBeTruthy();
+    expect(card.textContent).toContain('Steam');
+    expect(screen.queryByText('Product Key:')).toBeNull();
+    expect(calls.map((call) => call.route)).toEqual(['GET /api/purchases']);
+
+    await user.click(screen.getByRole('button', { name: 'Reveal Key of Hades' }));
+    expect(await screen.findByText('Product Key:')).toBeTruthy();
+    expect(screen.getByText('DEMO-ABCD-1234')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy the key of Hades' })).toBeTruthy();
+    expect(calls.at(-1)!.authorization).toBe('Bearer token-1');
+  });
+
+  it('after a payment, says the keys are on their way until the order is delivered', async () => {
+    let delivered = false;
+    stubApi({
+      'GET /api/purchases': () => json(200, delivered ? [purchase] : []),
+      'GET /api/orders/o1': () => json(200, { _id: 'o1', status: 'Paid', deliveryStatus: delivered ? 'Delivered' : 'Pending' }),
+    });
+    act(() => signIn('token-1', testUser()));
+    renderLibrary('/library?order=o1');
+    expect(await screen.findByText(/Your keys are being delivered/)).toBeTruthy();
+    delivered = true;
+    expect(await screen.findByRole('heading', { level: 2, name: 'Hades' }, { timeout: 4000 })).toBeTruthy();
+    expect(screen.queryByText(/Your keys are being delivered/)).toBeNull();
   });
 });

@@ -1,6 +1,8 @@
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useSession } from '../../lib/session.ts';
 import { LibraryWelcome } from './library-welcome.tsx';
+import { RevealKey } from './reveal-key.tsx';
+import { useDeliveryWatch, usePurchases } from './use-purchases.ts';
 import styles from './library-page.module.css';
 
 /**
@@ -15,21 +17,51 @@ export function LibraryPage() {
 }
 
 /**
- * The customer's purchased games. Purchases arrive with the orders of issue 5 (GET /api/purchases),
- * which adds its query here and lists them above the empty state; until then nothing has been bought.
+ * The customer's purchased games, one card per key. Arriving from a payment (?order=<id>), a note says
+ * the keys are on their way until the order is delivered and the list is fetched again.
  */
 function MyLibrary() {
+  const [params] = useSearchParams();
+  const { data: purchases, error, refetch } = usePurchases();
+  const delivering = useDeliveryWatch(params.get('order'), refetch);
+
   return (
     <section className={styles.page} aria-labelledby="library-title">
       <h1 id="library-title" className={styles.title}>
         My Library
       </h1>
-      <div className={styles.empty}>
-        <p className={styles.emptyText}>Your library is empty</p>
-        <Link to="/store" className={styles.primary}>
-          Browse Store
-        </Link>
-      </div>
+      {delivering && (
+        <p className={styles.delivering} role="status">
+          Your keys are being delivered. They will appear here in a moment.
+        </p>
+      )}
+      {error ? (
+        <p className={styles.keyProblem} role="alert">
+          Your library could not be loaded. Please try again.
+        </p>
+      ) : !purchases ? (
+        <div className={`${styles.bone} ${styles.panelBone}`} aria-hidden="true" />
+      ) : purchases.length === 0 ? (
+        <div className={styles.empty}>
+          <p className={styles.emptyText}>Your library is empty</p>
+          <Link to="/store" className={styles.primary}>
+            Browse Store
+          </Link>
+        </div>
+      ) : (
+        <ul className={styles.grid} aria-label="Your games">
+          {purchases.map((purchase) => (
+            <li key={purchase._id} className={styles.item}>
+              <img src={purchase.product.image} alt="" width={240} height={320} className={styles.cover} loading="lazy" />
+              <div className={styles.itemBody}>
+                <h2 className={styles.itemTitle}>{purchase.product.title}</h2>
+                <p className={styles.platform}>{purchase.product.platform}</p>
+                <RevealKey purchaseId={purchase._id} title={purchase.product.title} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

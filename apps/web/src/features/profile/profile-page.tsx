@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { User } from '@keystore/contract';
+import type { PurchaseHistoryEntry, User } from '@keystore/contract';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import { signOut, useSession, type SessionState } from '../../lib/session.ts';
 import { Avatar } from './avatar.tsx';
@@ -8,6 +8,7 @@ import { AvatarModal } from './avatar-modal.tsx';
 import { DeleteAccount } from './delete-account.tsx';
 import { CameraIcon } from './icons.tsx';
 import { MembershipStats } from './membership-stats.tsx';
+import { OrderDetails } from './order-details.tsx';
 import { OrderHistory } from './order-history.tsx';
 import { PasswordForm } from './password-form.tsx';
 import { ProfileSkeleton } from './profile-skeleton.tsx';
@@ -54,6 +55,7 @@ function SignedOutPrompt() {
 function Profile({ user, token }: { user: User; token: string }) {
   const navigate = useNavigate();
   const [editingPhoto, setEditingPhoto] = useState(false);
+  const [orderShown, setOrderShown] = useState<PurchaseHistoryEntry | null>(null);
   useProfileRefresh(token);
 
   const logOut = () => {
@@ -84,12 +86,13 @@ function Profile({ user, token }: { user: User; token: string }) {
         <MembershipStats user={user} />
       </section>
       <div className={styles.columns}>
-        <OrderHistory entries={user.purchaseHistory} />
+        <OrderHistory entries={user.purchaseHistory} onDetails={setOrderShown} />
         <div className={styles.settings}>
           <PasswordForm />
           <DeleteAccount />
         </div>
       </div>
+      {orderShown && <OrderDetails entry={orderShown} onClose={() => setOrderShown(null)} />}
       {editingPhoto && <AvatarModal user={user} onClose={() => setEditingPhoto(false)} />}
     </div>
   );

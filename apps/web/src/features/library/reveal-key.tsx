@@ -1,0 +1,64 @@
+import { useState } from 'react';
+import type { PurchaseKey } from '@keystore/contract';
+import { ApiError, apiGet } from '../../lib/api.ts';
+import styles from './library-page.module.css';
+
+/**
+ * 'Reveal Key': the key is fetched only when asked for (GET /api/purchases/{id}/key), so it is not
+ * on screen, or in memory, until the buyer wants it. Then 'Product Key:' with a copy button.
+ */
+export function RevealKey({ purchaseId, title }: { purchaseId: string; title: string }) {
+  const [key, setKey] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+
+  const reveal = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      setKey((await apiGet<PurchaseKey>(`/api/purchases/${encodeURIComponent(purchaseId)}/key`)).key);
+    } catch (error) {
+      setProblem(error instanceof ApiError && error.fromServer ? error.message : 'The key could not be loaded. Please try again.');
+    }
+    setBusy(false);
+  };
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(key!);
+      setCopied(true);
+    } catch {
+      // No clipboard permission: the key is on screen and can be selected by hand.
+    }
+  };
+
+  if (key) {
+    return (
+      <div className={styles.key}>
+        <p className={styles.keyLabel}>Product Key:</p>
+        <div className={styles.keyRow}>
+          <code className={styles.keyValue}>{key}</code>
+          <button type="button" className={styles.copy} onClick={() => void copy()} aria-label={`Copy the key of ${title}`}>
+            {copied ? 'Copied' : 'Copy'}
+          </button>
+        </div>
+        <span className="visually-hidden" role="status">
+          {copied ? 'Key copied' : ''}
+        </span>
+      </div>
+    );
+  }
+  return (
+    <>
+      {problem && (
+        <p className={styles.keyProblem} role="alert">
+          {problem}
+        </p>
+      )}
+      <button type="button" className={styles.reveal} onClick={() => void reveal()} disabled={busy} aria-label={`Reveal Key of ${title}`}>
+        {busy ? 'Revealing…' : 'Reveal Key'}
+      </button>
+    </>
+  );
+}

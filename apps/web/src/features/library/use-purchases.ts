@@ -1,0 +1,38 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { Order, Purchase } from '@keystore/contract';
+import { apiGet } from '../../lib/api.ts';
+
+/** How often a just-paid order is asked about while its keys are on their way. */
+export const DELIVERY_POLL_MS = 1500;
+
+/** The signed-in customer's delivered keys (GET /api/purchases), newest first as the server sends them. */
+export function usePurchases() {
+  return useQuery({ queryKey: ['purchases'], queryFn: () => apiGet<Purchase[]>('/api/purchases'), staleTime: 0, retry: false });
+}
+
+/**
+ * After a payment the library opens with ?order=<id>. The keys are allocated just after the payment,
+ * so the order is polled until it is Delivered (or ends otherwise), then the purchases are fetched
+ * again. Answers whether the keys are still on their way.
+ */
+export function useDeliveryWatch(orderId: string | null, refetchPurchases: () => unknown): boolean {
+  const { data: order } = useQuery({
+    queryKey: ['order', orderId],
+    queryFn: () => apiGet<Order>(`/api/orders/${encodeURIComponent(orderId!)}`),
+    enabled: orderId !== null,
+    retry: false,
+    staleTime: 0,
+    refetchInterval: (query) => (query.state.data && !isWaiting(query.state.data) ? false : DELIVERY_POLL_MS),
+  });
+  const delivered = order?.deliveryStatus === 'Delivered';
+  useEffect(() => {
+    if (delivered) void refetchPurchases();
+  }, [delivered, refetchPurchases]);
+  return orderId !== null && (!order || isWaiting(order));
+}
+
+/** A paid order whose keys are not all in yet. */
+function isWaiting(order: Order): boolean {
+  return order.status === 'Paid' && order.deliveryStatus === 'Pending';
+}

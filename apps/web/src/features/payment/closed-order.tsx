@@ -1,0 +1,37 @@
+import { Link } from 'react-router';
+import type { Order } from '@keystore/contract';
+import { orderMessages as m } from '@keystore/contract/messages';
+import styles from './pay-page.module.css';
+
+/** Why an order cannot be paid any more, from the contract's wording. */
+function closedMessage(order: Order, expired: boolean): string {
+  if (expired || order.status === 'Expired') return m.orderExpired;
+  if (order.status === 'Paid') return m.orderAlreadyPaid;
+  if (order.status === 'Refunded') return m.orderRefunded;
+  return m.orderDeclined;
+}
+
+/**
+ * An order that cannot be paid (paid, declined, lapsed, or not found): what happened, and the way on —
+ * the library for a paid order, the store otherwise.
+ */
+export function ClosedOrder({ order, expired = false, message }: { order?: Order; expired?: boolean; message?: string }) {
+  const paid = order?.status === 'Paid';
+  return (
+    <section className={styles.closed} aria-labelledby="pay-title">
+      <h1 id="pay-title" className={styles.title}>
+        Payment
+      </h1>
+      <p role="alert">{message ?? closedMessage(order!, expired)}</p>
+      {order && paid ? (
+        <Link to={`/library?order=${encodeURIComponent(order._id)}`} className={styles.primary}>
+          Go to Library
+        </Link>
+      ) : (
+        <Link to="/store" className={styles.primary}>
+          Back to Store
+        </Link>
+      )}
+    </section>
+  );
+}

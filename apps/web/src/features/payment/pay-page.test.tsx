@@ -1,0 +1,155 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Order } from '@keystore/contract';
+import { addToCart, clearCart, useCart } from '../../lib/cart.ts';
+import { signIn } from '../../lib/session.ts';
+import { json, resetTestState, stubApi, testUser } from '../../test/fixtures.tsx';
+import { Toasts } from '../../ui/toasts.tsx';
+import { PayPage } from './pay-page.tsx';
+
+function order(overrides: Partial<Order> = {}): Order {
+  return {
+    _id: 'o1',
+    items: 'Hades',
+    image: '/media/covers/g1.svg',
+    date: '2026-11-22T08:00:00Z',
+    status: 'Awaiting payment',
+    deliveryStatus: 'Pending',
+    currency: 'EUR',
+    amount: 25,
+    createdAt: '2026-11-22T08:00:00Z',
+    expiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
+    paidAt: null,
+    deliveredAt: null,
+    refundedAt: null,
+    paymentProvider: 'test',
+    declineReason: null,
+    lines: [{ gameId: 'g1', title: 'Hades', image: '/media/covers/g1.svg', platform: 'Steam', quantity: 2, unitPrice: 12.5, amount: 25, keysDelivered: 0 }],
+    ...overrides,
+  } as Order;
+}
+
+/** The library, as far as this page is concerned: where it went and what the cart holds then. */
+function LibraryProbe() {
+  const { items } = useCart();
+  return <h1>{`Library ${useLocation().search} cart ${items.length}`}</h1>;
+}
+
+function renderPay() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={['/pay/o1']}>
+        <Routes>
+          <Route path="/pay/:orderId" element={<PayPage />} />
+          <Route path="/library" element={<LibraryProbe />} />
+        </Routes>
+        <Toasts />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+async function fillCard(user: ReturnType<typeof userEvent.setup>, number: string) {
+  await user.clear(screen.getByLabelText('Card number'));
+  await user.type(screen.getByLabelText('Card number'), number);
+  await user.clear(screen.getByLabelText('Expiry (MM/YY)'));
+  await user.type(screen.getByLabelText('Expiry (MM/YY)'), '1239');
+  await user.clear(screen.getByLabelText('CVC'));
+  await user.type(screen.getByLabelText('CVC'), '123');
+  await user.clear(screen.getByLabelText('Name on card'));
+  await user.type(screen.getByLabelText('Name on card'), 'Ada Player');
+}
+
+const paid = { status: 'Paid', deliveryStatus: 'Pending', message: 'Payment successful! Your keys are in your library.', redirectUrl: '/library?order=o2' };
+
+beforeEach(() => {
+  act(() => {
+    signIn('token-1', testUser());
+    addToCart({ _id: 'g1', title: 'Hades', image: '', platform: 'Steam', region: '', price: 12.5, originalPrice: null, type: 'Games' });
+    addToCart({ _id: 'g9', title: 'Celeste', image: '', platform: 'PC', region: '', price: 9, originalPrice: null, type: 'Games' });
+  });
+});
+afterEach(() => {
+  resetTestState();
+  clearCart();
+});
+
+describe('the payment page', () => {
+  it('shows the order, checks the card before sending, and shows a decline above the form', async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      'GET /api/orders/o1': () => json(200, order()),
+      'POST /api/payments/test/o1': () => json(200, { status: 'Declined', deliveryStatus: 'Not delivered', message: 'Your card was declined.', redirectUrl: '/pay/o1' }),
+    });
+    renderPay();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Payment' })).toBeTruthy();
+    expect(screen.getByText('Hades')).toBeTruthy();
+    expect(screen.getByText('Steam · 2 × €12.50')).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Visa' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Mastercard' })).toBeTruthy();
+    expect(screen.getByText('4242 4242 4242 4242')).toBeTruthy();
+
+    // A number failing the Luhn check never leaves the page.
+    await fillCard(user, '4242424242424241');
+    await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
+    expect(screen.getByText('Please enter a valid card number')).toBeTruthy();
+    expect(screen.getByLabelText('Card number').getAttribute('aria-invalid')).toBe('true');
+    expect(calls.map((call) => call.route)).toEqual(['GET /api/orders/o1']);
+
+    await fillCard(user, '4000000000000002');
+    expect((screen.getByLabelText('Card number') as HTMLInputElement).value).toBe('4000 0000 0000 0002');
+    await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Your card was declined.');
+    expect(calls.at(-1)).toEqual({
+      route: 'POST /api/payments/test/o1',
+      body: { cardNumber: '4000 0000 0000 0002', expiry: '12/39', cvc: '123', name: 'Ada Player' },
+      authorization: 'Bearer token-1',
+    });
+    expect(screen.getByRole('button', { name: 'Pay €25.00' })).toBeTruthy();
+  });
+
+  it('after a decline, pays a new order with the same lines; success takes the bought game out of the cart, keeps the rest, and opens the library', async () => {
+    const user = userEvent.setup();
+    let attempts = 0;
+    const calls = stubApi({
+      'GET /api/orders/o1': () => json(200, order()),
+      'POST /api/payments/test/o1': () => {
+        attempts += 1;
+        return json(200, { status: 'Declined', deliveryStatus: 'Not delivered', message: 'Your card was declined.', redirectUrl: '/pay/o1' });
+      },
+      'POST /api/orders': () => json(201, { order: order({ _id: 'o2' }), paymentUrl: '/pay/o2' }),
+      'POST /api/payments/test/o2': () => json(200, paid),
+    });
+    renderPay();
+    await screen.findByRole('button', { name: 'Pay €25.00' });
+    await fillCard(user, '4000000000000002');
+    await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
+    await screen.findByRole('alert');
+
+    await fillCard(user, '4242 4242 4242 4242');
+    await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
+    expect(await screen.findByRole('heading', { name: 'Library ?order=o2 cart 1' })).toBeTruthy();
+    expect(screen.getByText('Payment successful! Your keys are in your library.')).toBeTruthy();
+    expect(attempts).toBe(1);
+    expect(calls.find((call) => call.route === 'POST /api/orders')!.body).toEqual({ items: [{ gameId: 'g1', quantity: 2 }] });
+  });
+
+  it('says why an order cannot be paid any more, with the way on', async () => {
+    stubApi({ 'GET /api/orders/o1': () => json(200, order({ status: 'Expired', deliveryStatus: 'Not delivered' })) });
+    renderPay();
+    expect((await screen.findByRole('alert')).textContent).toBe('This order has expired: its 30 minutes to pay are over. Please place a new order.');
+    expect(screen.getByRole('link', { name: 'Back to Store' }).getAttribute('href')).toBe('/store');
+    expect(screen.queryByRole('form', { name: 'Card details' })).toBeNull();
+  });
+
+  it('leads a paid order to the library', async () => {
+    stubApi({ 'GET /api/orders/o1': () => json(200, order({ status: 'Paid', deliveryStatus: 'Delivered' })) });
+    renderPay();
+    expect((await screen.findByRole('alert')).textContent).toBe('This order has already been paid.');
+    expect(screen.getByRole('link', { name: 'Go to Library' }).getAttribute('href')).toBe('/library?order=o1');
+  });
+});

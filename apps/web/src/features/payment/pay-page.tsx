@@ -1,0 +1,138 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import type { CreateOrderAnswer, Order, TestPaymentAnswer, TestPaymentRequest } from '@keystore/contract';
+import { ApiError, apiGet, apiSend } from '../../lib/api.ts';
+import { openAuthDialog } from '../../lib/auth-dialog.ts';
+import { removeFromCart } from '../../lib/cart.ts';
+import { formatEuro } from '../../lib/money.ts';
+import { useSession } from '../../lib/session.ts';
+import { showToast } from '../../ui/toasts.tsx';
+import { CardForm } from './card-form.tsx';
+import { ClosedOrder } from './closed-order.tsx';
+import { OrderLines } from './order-lines.tsx';
+import { TestCardsHint } from './test-cards-hint.tsx';
+import styles from './pay-page.module.css';
+
+const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+
+/**
+ * The built-in test gateway's payment page (/pay/:orderId, issue 5): the order, and a card form.
+ * Paid: the bought games leave the cart and the library opens. Declined: the message stays above the form; the
+ * server has closed that order, so the next attempt places a new order with the same lines first.
+ */
+export function PayPage() {
+  const { orderId = '' } = useParams();
+  const { status } = useSession();
+  if (status === 'restoring') return <PaySkeleton />;
+  if (status === 'signed-out') {
+    return (
+      <section className={styles.closed} aria-labelledby="pay-title">
+        <h1 id="pay-title" className={styles.title}>
+          Payment
+        </h1>
+        <p>Please log in to pay for your order.</p>
+        <button type="button" className={styles.primary} onClick={() => openAuthDialog('login')}>
+          Log in
+        </button>
+      </section>
+    );
+  }
+  return <PayOrder key={orderId} orderId={orderId} />;
+}
+
+function PayOrder({ orderId }: { orderId: string }) {
+  const navigate = useNavigate();
+  const { data: order, error } = useQuery({
+    queryKey: ['order', orderId],
+    queryFn: () => apiGet<Order>(`/api/orders/${encodeURIComponent(orderId)}`),
+    retry: false,
+    staleTime: 0,
+  });
+  const [busy, setBusy] = useState(false);
+  // Set once a card was declined here: the message to show, and the order (now closed) it was for.
+  const [declined, setDeclined] = useState<string | null>(null);
+  // When the page opened: an order past its expiry then is shown as lapsed (the server refuses it anyway).
+  const [openedAt] = useState(() => Date.now());
+
+  if (error) {
+    const message = error instanceof ApiError && error.fromServer ? error.message : 'The order could not be loaded. Please try again.';
+    return <ClosedOrder message={message} />;
+  }
+  if (!order) return <PaySkeleton />;
+  const expired = order.status === 'Awaiting payment' && Date.parse(order.expiresAt) <= openedAt;
+  if (!declined && (order.status !== 'Awaiting payment' || expired)) return <ClosedOrder order={order} expired={expired} />;
+
+  const pay = async (card: TestPaymentRequest) => {
+    setBusy(true);
+    try {
+      let payingId = order._id;
+      if (declined) {
+        const placed = await apiSend<CreateOrderAnswer>('POST', '/api/orders', {
+          items: order.lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity })),
+        });
+        payingId = placed.order._id;
+      }
+      const verdict = await apiSend<TestPaymentAnswer>('POST', `/api/payments/test/${encodeURIComponent(payingId)}`, card);
+      if (verdict.status === 'Paid') {
+        // Only what was bought leaves the cart: a one-click purchase keeps the rest of it.
+        for (const line of order.lines) removeFromCart(line.gameId);
+        showToast(verdict.message);
+        void navigate(verdict.redirectUrl);
+        return;
+      }
+      setDeclined(verdict.message);
+    } catch (failure) {
+      setDeclined(failure instanceof ApiError && failure.fromServer ? failure.message : 'No answer from the payment service. Please try again.');
+    }
+    setBusy(false);
+  };
+
+  return (
+    <section className={styles.page} aria-labelledby="pay-title">
+      <h1 id="pay-title" className={styles.title}>
+        Payment
+      </h1>
+      <div className={styles.layout}>
+        <div className={styles.summary}>
+          <h2 className={styles.subtitle}>Your order</h2>
+          <OrderLines lines={order.lines} />
+          <p className={styles.total}>
+            <span>Total</span>
+            <span>{formatEuro(order.amount)}</span>
+          </p>
+          {!declined && (
+            <p className={styles.expiry}>
+              Reserved for you until <time dateTime={order.expiresAt}>{time.format(new Date(order.expiresAt))}</time>. Pay before then to keep the keys.
+            </p>
+          )}
+        </div>
+        <div className={styles.card}>
+          <h2 className={styles.subtitle}>Card details</h2>
+          {declined && (
+            <>
+              <p className={styles.declined} role="alert">
+                {declined}
+              </p>
+              <p className={styles.expiry}>You can try another card: paying again places a new order with the same games.</p>
+            </>
+          )}
+          <CardForm busy={busy} submitLabel={`Pay ${formatEuro(order.amount)}`} onPay={(card) => void pay(card)} />
+          <TestCardsHint />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function PaySkeleton() {
+  return (
+    <section className={styles.page} aria-busy="true" aria-label="Payment">
+      <span className="visually-hidden" role="status">
+        Loading your order
+      </span>
+      <div className={styles.bone} />
+    </section>
+  );
+}
+
