@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountMessages, type Role } from '@keystore/contract';
 import { Forbidden, Unauthorized } from '../../platform/errors.ts';
+import type { RateRule } from '../../platform/rate-limit.ts';
 import type { AuthService } from './service.ts';
 import type { SessionService } from './sessions.ts';
 
@@ -23,6 +24,8 @@ declare module 'fastify' {
     requireAdmin: AuthHook;
     /** Accounts: sign-up, login, codes, sessions (`app.auth.endSessions`), account mails. */
     auth: AuthService;
+    /** Counts a call under each rule (shared through Redis when configured); 429 with Retry-After when over. */
+    rateLimit: (...checks: Array<[rule: RateRule, subject: string]>) => Promise<void>;
   }
   interface FastifyRequest {
     /** Set by `app.authenticate` / `app.requireAdmin`; read it only in routes that use one of them. */

@@ -60,6 +60,18 @@ describe('PUT /api/users/password', () => {
     expect((await login(carol.email, carol.password)).statusCode).toBe(200);
   });
 
+  it('stops guessing the current password through a session after 10 tries in 15 minutes', async () => {
+    const erin = await signedInUser(test.app);
+    for (let guess = 0; guess < 10; guess += 1) {
+      expect((await changePassword(erin.headers, { currentPassword: `Guess${guess}x`, newPassword: 'Another456' })).statusCode).toBe(400);
+    }
+    const blocked = await changePassword(erin.headers, { currentPassword: erin.password, newPassword: 'Another456' });
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(blocked.json().error).toMatch(/^Too many attempts\. Please try again in \d+ seconds\.$/);
+    expect((await login(erin.email, erin.password)).statusCode).toBe(200);
+  });
+
   it('checks the new password by the profile rules', async () => {
     const dave = await signedInUser(test.app);
     const cases: Array<[Record<string, unknown>, string]> = [

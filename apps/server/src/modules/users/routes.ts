@@ -13,6 +13,9 @@ import {
 import { HttpError, Invalid, NotFound, Unauthorized } from '../../platform/errors.ts';
 import { AVATAR_URL_PREFIX, type UsersService } from './service.ts';
 
+/** Guesses of the current password through a stolen session: the login limits do not see them. */
+const PASSWORD_CHANGES = { name: 'password-change-account', limit: 10, windowSeconds: 15 * 60 } as const;
+
 /** A file name changes with every upload, so browsers and proxies may keep an avatar for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -65,11 +68,12 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
         summary: 'Changes the password and signs out every other device',
         security: bearer,
         body: changePasswordRequestSchema,
-        response: { 200: messageSchema, 400: errorSchema, 401: errorSchema },
+        response: { 200: messageSchema, 400: errorSchema, 401: errorSchema, 429: errorSchema },
       },
     },
     async (request) => {
       const { userId, sessionId } = request.account;
+      await app.rateLimit([PASSWORD_CHANGES, userId]);
       await users.changePassword(userId, request.body.currentPassword, request.body.newPassword);
       await app.auth.endSessions(userId, { except: sessionId });
       await app.auth.notifyPasswordChanged(await caller(request));
