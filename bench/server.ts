@@ -2,10 +2,9 @@
 // waited for until it is ready, and stopped with its temporary data dir removed.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serverNodeFlags } from '../scripts/server-process.ts';
+import { freePort, serverNodeFlags } from '../scripts/server-process.ts';
 
 const root = path.join(import.meta.dirname, '..');
 const READY_WITHIN_MS = 120_000;
@@ -30,17 +29,6 @@ export interface BenchServer {
   /** Seconds from the start to ready. */
   startSeconds: number;
   stop(): Promise<void>;
-}
-
-/** A free port, so a second run (or another checkout's) is never measured by mistake. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /** Starts the server and answers once it is ready; stops it again if it never gets there. */

@@ -2,11 +2,10 @@
 // browser journeys, and stops it afterwards.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { serverNodeFlags } from '../scripts/server-process.ts';
+import { freePort, serverNodeFlags } from '../scripts/server-process.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,17 +15,6 @@ declare module 'vitest' {
 
 let server: ChildProcess | undefined;
 let dataDir: string | undefined;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 export async function setup(project: TestProject): Promise<void> {
   const port = await freePort();

@@ -1,4 +1,5 @@
 // How the store's server process is started: by `npm start`, the browser journeys and the benchmark.
+import { createServer } from 'node:net';
 
 /**
  * Node flags for the server (docs/decisions/003 and 005): a young generation of at most 16 MB,
@@ -10,4 +11,15 @@ export function serverNodeFlags(env: Record<string, string | undefined> = proces
   const flags = ['--max-semi-space-size=16', '--optimize-for-size', '--expose-gc'];
   if (!env.DATABASE_URL) flags.push('--liftoff-only');
   return flags;
+}
+
+/** A port nothing listens on right now, for a server started by a test or a benchmark. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }

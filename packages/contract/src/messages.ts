@@ -137,4 +137,13 @@ export const orderMessages = {
   refundProviderMissing: 'This order was paid through a payment provider that is not configured.',
   keyNotFound: 'Key not found',
   libraryEmpty: 'Your library is empty',
+  asyncPaymentFailed: 'Your payment did not go through.',
+} as const;
+
+/** Fallback texts the checkout, pay page and library show when the server gives no message. */
+export const orderUiMessages = {
+  orderPlaceFailed: 'The order could not be placed. Please try again.',
+  orderLoadFailed: 'The order could not be loaded. Please try again.',
+  paymentNoAnswer: 'No answer from the payment service. Please try again.',
+  keyLoadFailed: 'The key could not be loaded. Please try again.',
 } as const;

@@ -14,7 +14,7 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
 }
 
 /** Advisory lock keys: one per job that must run once per cluster. */
-export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002 } as const;
+export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010, orderAllocationRetry: 7_301_011 } as const;
 
 /** The database the app runs on, with the few PostgreSQL features the app needs beyond queries. */
 export interface Database {

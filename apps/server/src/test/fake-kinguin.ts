@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenOnLoopback, type LoopbackServer } from './loopback-server.ts';
 
 /** A product as the Kinguin products API lists it (the fields the store reads, plus some it ignores). */
 export function kinguinProduct(n: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -39,19 +39,17 @@ export class FakeKinguin {
   readonly faults: Fault[] = [];
   readonly requests: Array<{ method: string; url: string; apiKey: string | undefined; body: unknown }> = [];
   readonly orders = new Map<string, { orderId: string; products: Array<{ productId: string; qty: number; price: number }> }>();
-  private server: Server | undefined;
+  private server: LoopbackServer | undefined;
   url = '';
 
   async start(): Promise<this> {
-    this.server = createServer((request, response) => void this.handle(request, response));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.server = await listenOnLoopback((request, response) => this.handle(request, response));
+    this.url = this.server.url;
     return this;
   }
 
   async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+    await this.server?.stop();
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Stripe from 'stripe';
+import { listenOnLoopback, type LoopbackServer } from './loopback-server.ts';
 
 /** One call the store made to the fake, form body decoded into the nested object Stripe would see. */
 export interface StripeRequest {
@@ -27,20 +27,18 @@ export class FakeStripe {
   /** Answered to the next requests instead of their result (a Stripe outage, a rejected call). */
   readonly faults: Fault[] = [];
   private readonly replies = new Map<string, { status: number; body: unknown }>();
-  private server: Server | undefined;
+  private server: LoopbackServer | undefined;
   private counter = 0;
   url = '';
 
   async start(): Promise<this> {
-    this.server = createServer((request, response) => void this.handle(request, response));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.server = await listenOnLoopback((request, response) => this.handle(request, response));
+    this.url = this.server.url;
     return this;
   }
 
   async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+    await this.server?.stop();
   }
 
   /** The environment that points the store's Stripe provider at this fake. */

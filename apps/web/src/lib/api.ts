@@ -15,6 +15,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The server's own `error` text when it gave one, else `fallback` (SPEC §8: "server error, else …"). */
+export function messageOf(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.fromServer ? error.message : fallback;
+}
+
 /** Calls the store's own API and answers the parsed JSON, or throws an ApiError with the server's message. */
 export async function apiGet<T>(path: string, init?: RequestInit): Promise<T> {
   return request<T>(path, init);

@@ -3,14 +3,13 @@
 // start-up sweep delivers the order. On PostgreSQL: the server process and the test share it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateOrderAnswer, GameListAnswer, Order, Purchase } from '@keystore/contract';
-import { serverNodeFlags } from '../../../../../scripts/server-process.ts';
+import { freePort, serverNodeFlags } from '../../../../../scripts/server-process.ts';
 import { openDatabase, queryRows, type Database } from '../../db/client.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { SessionService } from '../auth/sessions.ts';
@@ -64,12 +63,7 @@ describe.skipIf(!serverUrl)('a crash between the payment and the keys (PostgreSQ
     target.pathname = `/${name}`;
     url = target.toString();
     database = await openDatabase({ url });
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const address = probe.address();
-        probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-      });
-    });
+    const port = await freePort();
     base = `http://127.0.0.1:${port}`;
   });
   afterAll(async () => {

@@ -4,11 +4,8 @@
 // lock, so in a cluster one instance at a time does it.
 import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/client.ts';
+import { LOCKS, type Database } from '../../db/client.ts';
 import type { OrdersService } from './service.ts';
-
-/** Advisory lock keys of the order jobs (next to db/client.ts LOCKS, which end at 7_301_002). */
-export const ORDER_LOCKS = { expiry: 7_301_010, allocationRetry: 7_301_011 } as const;
 
 export class OrderJobs {
   private cron: Cron | undefined;
@@ -41,7 +38,7 @@ export class OrderJobs {
   /** Expires the orders whose time to pay is over (once per cluster); answers how many. */
   async expire(): Promise<number> {
     try {
-      const run = await this.database.withAdvisoryLock(ORDER_LOCKS.expiry, () => this.orders.expireDue());
+      const run = await this.database.withAdvisoryLock(LOCKS.orderExpiry, () => this.orders.expireDue());
       if (run.ran && run.value > 0) this.log.info({ expired: run.value }, 'unpaid orders expired');
       return run.ran ? run.value : 0;
     } catch (error) {
@@ -53,7 +50,7 @@ export class OrderJobs {
   /** Allocates undelivered paid orders (once per cluster); `dueOnly` false at start: every one of them. */
   async retryUndelivered(dueOnly: boolean): Promise<number> {
     try {
-      const run = await this.database.withAdvisoryLock(ORDER_LOCKS.allocationRetry, () => this.orders.allocator.retryUndelivered({ dueOnly }));
+      const run = await this.database.withAdvisoryLock(LOCKS.orderAllocationRetry, () => this.orders.allocator.retryUndelivered({ dueOnly }));
       if (run.ran && run.value > 0) this.log.info({ delivered: run.value, startUp: !dueOnly }, 'undelivered orders delivered');
       return run.ran ? run.value : 0;
     } catch (error) {

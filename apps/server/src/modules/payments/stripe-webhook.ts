@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
 import { z } from 'zod';
-import { errorSchema } from '@keystore/contract';
+import { errorSchema, orderMessages } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
 import { eventHandled, recordEvent } from './events.ts';
@@ -60,9 +60,6 @@ function intentId(session: Stripe.Checkout.Session): string | undefined {
   return typeof intent === 'string' ? intent : (intent?.id ?? undefined);
 }
 
-/** Why an order was declined, as the buyer reads it on the order. */
-const ASYNC_PAYMENT_FAILED = 'Your payment did not go through.';
-
 export interface StripeWebhookOptions {
   stripe: Stripe;
   webhookSecret: string;
@@ -82,7 +79,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookOptions> = 
   async function act(event: Stripe.Event, action: CheckoutAction, log: FastifyBaseLogger): Promise<void> {
     try {
       if (action.kind === 'pay') await outcomes.markPaid(action.orderId, action.paymentIntent ? { providerRef: action.paymentIntent } : {});
-      else if (action.kind === 'decline') await outcomes.markDeclined(action.orderId, ASYNC_PAYMENT_FAILED);
+      else if (action.kind === 'decline') await outcomes.markDeclined(action.orderId, orderMessages.asyncPaymentFailed);
       else if (action.kind === 'expire') await outcomes.markExpired(action.orderId);
     } catch (error) {
       // Another store (staging) sharing the Stripe account sees our events too; retrying would not help.

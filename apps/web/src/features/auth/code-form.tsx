@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { accountUiMessages } from '@keystore/contract/messages';
 import { codeProblem } from '@keystore/contract/rules';
-import { ApiError } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { CodeInput, emptyCode } from '../../ui/code-input.tsx';
 import styles from './auth-modal.module.css';
 
@@ -32,7 +32,7 @@ export function CodeForm({ verify, clearOnError = false }: CodeFormProps) {
       await verify(code.join(''));
       setVerified(true);
     } catch (failure) {
-      setError('code', { message: failure instanceof ApiError && failure.fromServer ? failure.message : accountUiMessages.codeInvalid });
+      setError('code', { message: messageOf(failure, accountUiMessages.codeInvalid) });
       if (clearOnError) {
         setValue('code', emptyCode());
         setFocus('code');

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { accountUiMessages, validationMessages } from '@keystore/contract/messages';
 import { normalizeEmail } from '@keystore/contract/rules';
-import { ApiError } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import { Spinner } from '../../ui/spinner.tsx';
 import { verifyEmailFromLink } from './auth-api.ts';
@@ -61,7 +61,7 @@ export function ConfirmEmailPage() {
   }
 
   const error = verification.error;
-  const reason = missing ?? (error instanceof ApiError && error.fromServer ? error.message : accountUiMessages.linkVerificationFailed);
+  const reason = missing ?? messageOf(error, accountUiMessages.linkVerificationFailed);
   return (
     <section className={styles.page} aria-labelledby="confirm-email-title">
       <h1 id="confirm-email-title" className={styles.title}>

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { accountMessages, accountUiMessages, validationMessages } from '@keystore/contract/messages';
 import { resetPasswordProblem } from '@keystore/contract/rules';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
-import { ApiError } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { showToast } from '../../ui/toasts.tsx';
 import { resetPassword } from './auth-api.ts';
 import { TextField } from './text-field.tsx';
@@ -27,7 +27,7 @@ export function ResetPasswordDialog({ email = '', token = '' }: { email?: string
       showToast(accountMessages.passwordChanged);
       openAuthDialog('reset-success', { email });
     } catch (error) {
-      setFailure(error instanceof ApiError && error.fromServer ? error.message : accountUiMessages.resetFailed);
+      setFailure(messageOf(error, accountUiMessages.resetFailed));
     }
   });
 

@@ -3,7 +3,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { accountUiMessages, validationMessages } from '@keystore/contract/messages';
 import { emailProblem, normalizeEmail, passwordProblem, usernameProblem } from '@keystore/contract/rules';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
-import { ApiError } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { emailAvailability, register as registerAccount, usernameAvailability } from './auth-api.ts';
 import { TextField } from './text-field.tsx';
 import { useAvailability } from './use-availability.ts';
@@ -56,7 +56,7 @@ export function SignupDialog() {
       await registerAccount(values.username, values.email, values.password);
       openAuthDialog('confirm', { email: normalizeEmail(values.email) });
     } catch (error) {
-      setFailure(error instanceof ApiError && error.fromServer ? error.message : accountUiMessages.registrationFailed);
+      setFailure(messageOf(error, accountUiMessages.registrationFailed));
     }
   });
 

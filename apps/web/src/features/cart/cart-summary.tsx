@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ApiError } from '../../lib/api.ts';
+import { orderUiMessages } from '@keystore/contract/messages';
+import { messageOf } from '../../lib/api.ts';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import type { CartItem } from '../../lib/cart.ts';
 import { openPaymentPage, placeOrder } from '../../lib/checkout.ts';
@@ -44,7 +45,7 @@ export function CartSummary({ items, totalItems, totalPrice }: CartSummaryProps)
     placeOrder(items.map((item) => ({ gameId: item.game._id, quantity: item.quantity })))
       .then((paymentUrl) => openPaymentPage(paymentUrl, navigate))
       .catch((error: unknown) => {
-        setProblem(error instanceof ApiError && error.fromServer ? error.message : 'The order could not be placed. Please try again.');
+        setProblem(messageOf(error, orderUiMessages.orderPlaceFailed));
         setBusy(false);
       });
   };

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Game } from '@keystore/contract';
-import { ApiError } from '../../lib/api.ts';
+import { orderUiMessages } from '@keystore/contract/messages';
+import { messageOf } from '../../lib/api.ts';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import { openPaymentPage, placeOrder } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
@@ -30,7 +31,7 @@ export function PurchasePanel({ game }: { game: Game }) {
     placeOrder([{ gameId: game._id, quantity: 1 }])
       .then((paymentUrl) => openPaymentPage(paymentUrl, navigate))
       .catch((error: unknown) => {
-        setProblem(error instanceof ApiError && error.fromServer ? error.message : 'The order could not be placed. Please try again.');
+        setProblem(messageOf(error, orderUiMessages.orderPlaceFailed));
         setBusy(false);
       });
   };

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { PurchaseKey } from '@keystore/contract';
-import { ApiError, apiGet } from '../../lib/api.ts';
+import { orderUiMessages } from '@keystore/contract/messages';
+import { apiGet, messageOf } from '../../lib/api.ts';
 import styles from './library-page.module.css';
 
 /**
@@ -19,7 +20,7 @@ export function RevealKey({ purchaseId, title }: { purchaseId: string; title: st
     try {
       setKey((await apiGet<PurchaseKey>(`/api/purchases/${encodeURIComponent(purchaseId)}/key`)).key);
     } catch (error) {
-      setProblem(error instanceof ApiError && error.fromServer ? error.message : 'The key could not be loaded. Please try again.');
+      setProblem(messageOf(error, orderUiMessages.keyLoadFailed));
     }
     setBusy(false);
   };

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { CreateOrderAnswer, Order, TestPaymentAnswer, TestPaymentRequest } from '@keystore/contract';
-import { ApiError, apiGet, apiSend } from '../../lib/api.ts';
+import { orderUiMessages } from '@keystore/contract/messages';
+import { apiGet, apiSend, messageOf } from '../../lib/api.ts';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import { removeFromCart } from '../../lib/cart.ts';
 import { formatEuro } from '../../lib/money.ts';
@@ -56,7 +57,7 @@ function PayOrder({ orderId }: { orderId: string }) {
   const [openedAt] = useState(() => Date.now());
 
   if (error) {
-    const message = error instanceof ApiError && error.fromServer ? error.message : 'The order could not be loaded. Please try again.';
+    const message = messageOf(error, orderUiMessages.orderLoadFailed);
     return <ClosedOrder message={message} />;
   }
   if (!order) return <PaySkeleton />;
@@ -83,7 +84,7 @@ function PayOrder({ orderId }: { orderId: string }) {
       }
       setDeclined(verdict.message);
     } catch (failure) {
-      setDeclined(failure instanceof ApiError && failure.fromServer ? failure.message : 'No answer from the payment service. Please try again.');
+      setDeclined(messageOf(failure, orderUiMessages.paymentNoAnswer));
     }
     setBusy(false);
   };

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Order, PurchaseHistoryEntry } from '@keystore/contract';
-import { ApiError, apiGet } from '../../lib/api.ts';
+import { orderUiMessages } from '@keystore/contract/messages';
+import { apiGet, messageOf } from '../../lib/api.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
@@ -25,7 +26,7 @@ export function OrderDetails({ entry, onClose }: { entry: PurchaseHistoryEntry; 
   return (
     <Modal title="Order details" onClose={onClose}>
       {error ? (
-        <p role="alert">{error instanceof ApiError && error.fromServer ? error.message : 'The order could not be loaded.'}</p>
+        <p role="alert">{messageOf(error, orderUiMessages.orderLoadFailed)}</p>
       ) : !order ? (
         <Spinner label="Loading the order" />
       ) : (
