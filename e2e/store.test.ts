@@ -168,6 +168,24 @@ describe('browsing the store', () => {
     expect(await page.getByRole('article').count()).toBe(0);
   });
 
+  it('opens a game from low on the page at its top, and Back returns to the same place in the list', async () => {
+    await page.goto(`${baseUrl}/store?sort=price-asc`);
+    await fullPageInOrder(page, (before, after) => before <= after);
+    const lastCard = page.getByRole('article').last();
+    await lastCard.scrollIntoViewIfNeeded();
+    const listScroll = await page.evaluate(() => window.scrollY);
+    expect(listScroll).toBeGreaterThan(300);
+
+    await lastCard.getByRole('link').first().click();
+    await page.waitForURL('**/game/**');
+    await expect.poll(() => page.getByRole('button', { name: 'Buy in 1 click' }).isVisible()).toBe(true);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    await page.goBack();
+    await page.waitForURL('**/store?sort=price-asc');
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(listScroll);
+  });
+
   it('has no serious accessibility violations', async () => {
     // axe-core is injected as an inline script, which the store's Content-Security-Policy rightly forbids.
     const audited = await newVisitorPage(browser, { viewport: { width: 1280, height: 900 }, bypassCSP: true });

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { restoreSession } from '../lib/session.ts';
-import { router } from './router.tsx';
+import { AppRoutes } from './router.tsx';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 60_000, retry: 1, refetchOnWindowFocus: false } },
@@ -10,11 +10,13 @@ const queryClient = new QueryClient({
 // A stored token is checked once, as the app starts: the profile request runs while the page renders.
 void restoreSession();
 
-/** Providers around the router: server state through TanStack Query. */
+/** Providers around the routes: server state through TanStack Query, the address through React Router. */
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </QueryClientProvider>
   );
 }

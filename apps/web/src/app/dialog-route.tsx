@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { HomePage } from '../features/home/home-page.tsx';
 import { openAuthDialog, useAuthDialog } from '../lib/auth-dialog.ts';
 
 interface DialogRouteProps {
@@ -30,4 +31,13 @@ export function DialogRoute({ view, children }: DialogRouteProps) {
   }, [open, navigate]);
 
   return children;
+}
+
+/** /login and /reset-password: their dialog over the home page. */
+export function DialogOverHome({ view }: Pick<DialogRouteProps, 'view'>) {
+  return (
+    <DialogRoute view={view}>
+      <HomePage />
+    </DialogRoute>
+  );
 }

@@ -1,4 +1,4 @@
-import { Outlet, ScrollRestoration } from 'react-router';
+import { Outlet } from 'react-router';
 import { AuthDialogHost } from '../features/auth/auth-dialog-host.tsx';
 import { CookieConsent } from '../features/cookies/cookie-consent.tsx';
 import { Toasts } from '../ui/toasts.tsx';
@@ -6,11 +6,13 @@ import { Footer } from './footer.tsx';
 import { Header } from './header/header.tsx';
 import { BottomBar, Sidebar } from './navigation.tsx';
 import { useDisplayMode } from './use-display-mode.ts';
+import { useScrollRestoration } from './use-scroll-restoration.ts';
 import styles from './layout.module.css';
 
 /** The frame of every page: header, sidebar or bottom bar, footer, the cookie consent, the auth dialogs and the toasts. */
 export function Layout() {
   useDisplayMode();
+  useScrollRestoration();
   return (
     <div className={styles.shell}>
       <a href="#main" className={styles.skip}>
@@ -30,7 +32,6 @@ export function Layout() {
       <CookieConsent />
       <AuthDialogHost />
       <Toasts />
-      <ScrollRestoration />
     </div>
   );
 }
