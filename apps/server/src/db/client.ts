@@ -13,6 +13,20 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
+/**
+ * A query built once per database handle, for the hot paths (every authenticated request, every
+ * purchase): drizzle builds its SQL once, and PostgreSQL parses and plans a named statement once per
+ * connection instead of on every call. Only for the app's long-lived handle, not a transaction's.
+ */
+export function preparedOnce<T>(build: (db: Db) => T): (db: Db) => T {
+  const prepared = new WeakMap<Db, T>();
+  return (db) => {
+    let query = prepared.get(db);
+    if (query === undefined) prepared.set(db, (query = build(db)));
+    return query;
+  };
+}
+
 /** Advisory lock keys: one per job that must run once per cluster. */
 export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010, orderAllocationRetry: 7_301_011 } as const;
 

@@ -1,12 +1,28 @@
 // Signed-in devices. A JWT (HS256) names its session row, so the server can end a token before it
 // expires: logout, a password change, a reset and account deletion all end rows here.
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { accountMessages } from '@keystore/contract';
-import type { Database } from '../../db/client.ts';
+import { preparedOnce, type Database } from '../../db/client.ts';
 import { sessions } from '../../db/schema.ts';
 import { Unauthorized } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+
+/** The open session a token names: every authenticated request asks. */
+const openSession = preparedOnce((db) =>
+  db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        eq(sessions.userId, sql.placeholder('userId')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql`now()`),
+      ),
+    )
+    .prepare('open_session'),
+);
 
 /** How long a login lasts without a new one. */
 export const SESSION_DAYS = 7;
@@ -52,17 +68,7 @@ export class SessionService {
       if (error instanceof joseErrors.JWTExpired) throw new Unauthorized(accountMessages.sessionExpired);
       throw new Unauthorized(accountMessages.authRequired);
     }
-    const [open] = await this.database.db
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(
-        and(
-          eq(sessions.id, claims.sessionId),
-          eq(sessions.userId, claims.userId),
-          isNull(sessions.revokedAt),
-          gt(sessions.expiresAt, new Date()),
-        ),
-      );
+    const [open] = await openSession(this.database.db).execute({ sessionId: claims.sessionId, userId: claims.userId });
     if (!open) throw new Unauthorized(accountMessages.sessionExpired);
     return claims;
   }

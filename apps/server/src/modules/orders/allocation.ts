@@ -12,7 +12,7 @@ import type { Supplier, SupplierKey } from '../catalog/supplier/supplier.ts';
 import type { DeliveredKey, LibraryService } from '../library/service.ts';
 import type { UsersService } from '../users/service.ts';
 import { deliveryDelayedMail, receiptMail, type Recipient } from './mails.ts';
-import { claimDelayNotice, claimForAllocation, linesOf, lockOrderForDelivery, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
+import { claimDelayNotice, claimForAllocation, linesOfOrder, lockOrderForDelivery, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
 
 /** How long one run may hold an order; a run that dies (a crash) frees it after this. */
 const LEASE_SECONDS = 180;
@@ -81,7 +81,7 @@ export class KeyAllocator {
     const { database, supplier, library, log } = this.deps;
     const order = await claimForAllocation(database.db, orderId, LEASE_SECONDS);
     if (!order) return 'busy';
-    const lines = await linesOf(database.db, [orderId]);
+    const lines = await linesOfOrder(database.db, orderId);
 
     let supplierOrderId: string;
     let supplierKeys: SupplierKey[];

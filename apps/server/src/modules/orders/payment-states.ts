@@ -9,7 +9,7 @@ import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
 import type { LibraryService } from '../library/service.ts';
 import type { PaymentOutcome, PaymentOutcomes, PaymentProvider } from '../payments/provider.ts';
 import type { KeyAllocator } from './allocation.ts';
-import { findOrder, linesOf, lockOrder, reserveStock, returnStock, transition, updateOrder, type OrderRow } from './store.ts';
+import { findOrder, linesOf, lockOrder, payAwaitingOrder, reserveStock, returnStock, transition, updateOrder, type OrderRow } from './store.ts';
 
 /** How long the paying request waits for the keys before answering "on their way". */
 const ALLOCATION_WAIT_MS = 8000;
@@ -58,7 +58,7 @@ export class PaymentStates implements PaymentOutcomes {
       ...(payment.providerRef ? { providerRef: payment.providerRef } : {}),
     };
     // The usual case in one statement: an order awaiting payment, whose stock is reserved, is paid.
-    let newlyPaid = (await transition(this.db, orderId, ['Awaiting payment'], paid)) !== undefined;
+    let newlyPaid = await payAwaitingOrder(this.db, orderId, { providerRef: payment.providerRef ?? null, graceSeconds: RETRY_GRACE_MS / 1000 });
     if (!newlyPaid) {
       try {
         newlyPaid = await this.db.transaction(async (tx) => {

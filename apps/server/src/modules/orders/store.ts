@@ -3,7 +3,7 @@
 // same transaction as the order insert, or two buyers could both get the last key (decision 008).
 import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { catalogMessages, orderMessages, type OrderStatus } from '@keystore/contract';
-import { queryRows, type Db } from '../../db/client.ts';
+import { preparedOnce, queryRows, type Db } from '../../db/client.ts';
 import { games, orderLines, orders } from '../../db/schema.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
 
@@ -77,9 +77,28 @@ export async function insertOrder(tx: Db, order: typeof orders.$inferInsert, lin
   await tx.execute(sql`with new_order as (${tx.insert(orders).values(order).getSQL()}) ${tx.insert(orderLines).values(lines).getSQL()}`);
 }
 
+// The purchase path's own statements are prepared once (db/client.ts preparedOnce): they run for
+// every order and every payment.
+const orderById = preparedOnce((db) => db.select().from(orders).where(eq(orders.id, sql.placeholder('id'))).prepare('order_by_id'));
+const linesOfOne = preparedOnce((db) =>
+  db.select().from(orderLines).where(eq(orderLines.orderId, sql.placeholder('orderId'))).orderBy(asc(orderLines.position)).prepare('lines_of_order'),
+);
+const unpaidOfUser = preparedOnce((db) =>
+  db
+    .select({ unpaid: count() })
+    .from(orders)
+    .where(and(eq(orders.userId, sql.placeholder('userId')), eq(orders.status, 'Awaiting payment')))
+    .prepare('unpaid_orders_of_user'),
+);
+
 export async function findOrder(db: Db, id: string): Promise<OrderRow | undefined> {
-  const [row] = await db.select().from(orders).where(eq(orders.id, id));
+  const [row] = await orderById(db).execute({ id });
   return row;
+}
+
+/** The lines of one order, in their order (not in a transaction: see preparedOnce). */
+export function linesOfOrder(db: Db, orderId: string): Promise<OrderLineRow[]> {
+  return linesOfOne(db).execute({ orderId });
 }
 
 /** The order row, locked until the transaction ends (state changes that must not interleave). */
@@ -99,10 +118,7 @@ export function ordersOfUser(db: Db, userId: string): Promise<OrderRow[]> {
 
 /** How many orders of the customer await payment. */
 export async function unpaidOrderCount(db: Db, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ unpaid: count() })
-    .from(orders)
-    .where(and(eq(orders.userId, userId), eq(orders.status, 'Awaiting payment')));
+  const [row] = await unpaidOfUser(db).execute({ userId });
   return row?.unpaid ?? 0;
 }
 
@@ -114,6 +130,30 @@ export async function transition(db: Db, id: string, from: OrderStatus[], set: P
     .where(and(eq(orders.id, id), inArray(orders.status, from)))
     .returning();
   return row;
+}
+
+const payAwaiting = preparedOnce((db) =>
+  db
+    .update(orders)
+    .set({
+      status: 'Paid',
+      deliveryStatus: 'Pending',
+      paidAt: sql`now()`,
+      declineReason: null,
+      nextAllocationAt: sql`now() + ${sql.placeholder('graceSeconds')}::int * interval '1 second'`,
+      providerRef: sql`coalesce(${sql.placeholder('providerRef')}, ${orders.providerRef})`,
+    })
+    .where(and(eq(orders.id, sql.placeholder('id')), eq(orders.status, 'Awaiting payment')))
+    .returning({ id: orders.id })
+    .prepare('pay_awaiting_order'),
+);
+
+/**
+ * The usual payment in one statement: an order awaiting payment becomes Paid, its first allocation
+ * retry due after `graceSeconds`. Answers false when the order was not awaiting payment.
+ */
+export async function payAwaitingOrder(db: Db, id: string, payment: { providerRef: string | null; graceSeconds: number }): Promise<boolean> {
+  return (await payAwaiting(db).execute({ id, ...payment })).length > 0;
 }
 
 export async function updateOrder(db: Db, id: string, set: Partial<OrderRow>): Promise<void> {
@@ -132,16 +172,16 @@ const ASYNC_COMMIT = sql`set_config('synchronous_commit', 'off', true) = 'off'`;
  * Atomic, so of two runs (a request and the retry job, or two instances) one gets the order. The
  * lease is committed without waiting for the disk: losing it in a crash only lets a retry come sooner.
  */
-export async function claimForAllocation(db: Db, id: string, leaseSeconds: number): Promise<OrderRow | undefined> {
-  const [row] = await db
+const claim = preparedOnce((db) =>
+  db
     .update(orders)
     .set({
-      allocationLeaseUntil: sql`now() + ${leaseSeconds}::int * interval '1 second'`,
+      allocationLeaseUntil: sql`now() + ${sql.placeholder('leaseSeconds')}::int * interval '1 second'`,
       allocationAttempts: sql`${orders.allocationAttempts} + 1`,
     })
     .where(
       and(
-        eq(orders.id, id),
+        eq(orders.id, sql.placeholder('id')),
         eq(orders.status, 'Paid'),
         sql`${orders.deliveryStatus} <> 'Delivered'`,
         or(isNull(orders.allocationLeaseUntil), lt(orders.allocationLeaseUntil, sql`now()`)),
@@ -149,7 +189,12 @@ export async function claimForAllocation(db: Db, id: string, leaseSeconds: numbe
         ASYNC_COMMIT,
       ),
     )
-    .returning();
+    .returning()
+    .prepare('claim_for_allocation'),
+);
+
+export async function claimForAllocation(db: Db, id: string, leaseSeconds: number): Promise<OrderRow | undefined> {
+  const [row] = await claim(db).execute({ id, leaseSeconds });
   return row;
 }
 

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { queryRows, type Db } from '../../db/client.ts';
+import { preparedOnce, queryRows, type Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -10,8 +10,11 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
   return row;
 }
 
+const userById = preparedOnce((db) => db.select().from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare('user_by_id'));
+
+/** A user by id: asked by every authenticated request (the role), so prepared once. */
 export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  const [row] = await userById(db).execute({ id });
   return row;
 }
 
