@@ -47,9 +47,10 @@ export function registerAuthentication(app: FastifyInstance, sessions: SessionSe
   const authenticate: AuthHook = async (request) => {
     const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
     if (!token) throw new Unauthorized(accountMessages.authRequired);
-    const claims = await sessions.verify(token);
-    const user = await users.findById(claims.userId);
-    if (!user) throw new Unauthorized(accountMessages.sessionExpired);
+    const claims = await sessions.claimsOf(token);
+    // Asked together: every authenticated request waits for both.
+    const [open, user] = await Promise.all([sessions.isOpen(claims), users.findById(claims.userId)]);
+    if (!open || !user) throw new Unauthorized(accountMessages.sessionExpired);
     request.account = { ...claims, role: user.role };
   };
 

@@ -55,22 +55,24 @@ export class SessionService {
   }
 
   /**
-   * The user and session a bearer token stands for. Only HS256 with our secret is accepted; the
-   * session must still be open. Throws Unauthorized otherwise.
+   * What a bearer token claims: only HS256 with our secret, unexpired, naming a user and a session.
+   * Throws Unauthorized otherwise. Whether the session is still open is `isOpen`'s part.
    */
-  async verify(token: string): Promise<SessionClaims> {
-    let claims: SessionClaims;
+  async claimsOf(token: string): Promise<SessionClaims> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp'] });
       if (typeof payload.sid !== 'string' || !payload.sub) throw new Unauthorized(accountMessages.authRequired);
-      claims = { userId: payload.sub, sessionId: payload.sid };
+      return { userId: payload.sub, sessionId: payload.sid };
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw new Unauthorized(accountMessages.sessionExpired);
       throw new Unauthorized(accountMessages.authRequired);
     }
+  }
+
+  /** Whether the session is still open: not ended, not expired. */
+  async isOpen(claims: SessionClaims): Promise<boolean> {
     const [open] = await openSession(this.database.db).execute({ sessionId: claims.sessionId, userId: claims.userId });
-    if (!open) throw new Unauthorized(accountMessages.sessionExpired);
-    return claims;
+    return open !== undefined;
   }
 
   /** Ends one session (logout). */

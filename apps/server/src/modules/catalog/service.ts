@@ -8,11 +8,19 @@ import { NotFound } from '../../platform/errors.ts';
 import { coverUrl } from './cover-art.ts';
 import { CatalogIndex, type CatalogQuery } from './search/catalog-index.ts';
 import { IndexSnapshot } from './index-snapshot.ts';
-import { catalogStamp, countGames, findGame, loadIndexBatches, parseIndexBatch, type GameRow } from './store.ts';
+import { catalogStamp, countGames, findGame, loadIndexBatches, parseIndexBatch, stampTime, stockChangedSince, type GameRow } from './store.ts';
 import { DemoSupplier } from './supplier/demo.ts';
 import { KinguinSupplier } from './supplier/kinguin.ts';
 import type { Supplier } from './supplier/supplier.ts';
 import { CATALOG_CHANNEL, syncCatalog, type SyncOutcome } from './sync.ts';
+
+/** How often each instance brings the stock shown in lists up to date with the database. */
+const STOCK_REFRESH_MS = 2000;
+/**
+ * A row's updated_at is its transaction's start, which may commit after a later-stamped one was
+ * already seen: each refresh looks this far back, so a slow commit is still picked up.
+ */
+const STOCK_OVERLAP_MS = 60_000;
 
 export interface CatalogOptions {
   /** Sync at start when the catalogue is empty, then on the configured schedule. Tests sync by hand. */
@@ -31,6 +39,10 @@ export class CatalogService {
   private rebuilding: Promise<void> | undefined;
   private rebuildAgain = false;
   private syncing: Promise<SyncOutcome | undefined> | undefined;
+  private stockTimer: NodeJS.Timeout | undefined;
+  private refreshingStock: Promise<number> | undefined;
+  /** The newest stock change the index holds (epoch ms). */
+  private stockSeen = 0;
   private readonly database: Database;
   private readonly config: Config;
   private readonly log: FastifyBaseLogger;
@@ -54,6 +66,9 @@ export class CatalogService {
     });
     await this.rebuild();
     this.ready = true;
+    this.stockTimer = setInterval(() => {
+      this.refreshStock().catch((error: unknown) => this.log.warn({ err: error }, 'could not refresh the stock shown in lists'));
+    }, STOCK_REFRESH_MS).unref();
     if (!this.options.autoSync) return;
     this.cron = new Cron(this.config.supplier.syncCron, { protect: true, unref: true }, () => {
       void this.syncNow();
@@ -63,6 +78,8 @@ export class CatalogService {
 
   async stop(): Promise<void> {
     this.cron?.stop();
+    clearInterval(this.stockTimer);
+    await this.refreshingStock?.catch(() => undefined);
     await this.syncing;
     await this.rebuilding;
     await this.stopListening?.();
@@ -86,6 +103,27 @@ export class CatalogService {
       }
     })();
     return this.syncing;
+  }
+
+  /**
+   * Brings the stock the lists show up to date: orders change it all the time, and rebuilding the
+   * whole index for that would be waste. Runs every STOCK_REFRESH_MS on each instance, so keys
+   * sold through any instance show everywhere; answers how many games it looked at.
+   */
+  refreshStock(): Promise<number> {
+    this.refreshingStock ??= (async () => {
+      try {
+        const changed = await stockChangedSince(this.database.db, this.stockSeen - STOCK_OVERLAP_MS);
+        for (const game of changed) {
+          this.index.setStock(game.id, game.stock);
+          this.stockSeen = Math.max(this.stockSeen, game.changedAt);
+        }
+        return changed.length;
+      } finally {
+        this.refreshingStock = undefined;
+      }
+    })();
+    return this.refreshingStock;
   }
 
   /** Reloads the index from the database; calls during a rebuild coalesce into one more. */
@@ -112,6 +150,7 @@ export class CatalogService {
           if (!saved) {
             this.snapshot.write(stamp, batches).catch((error: unknown) => this.log.warn({ err: error }, 'could not save the catalogue index'));
           }
+          this.stockSeen = stampTime(stamp);
           this.log.info({ games: rows.length, ms: Math.round(performance.now() - started), fromSnapshot: Boolean(saved) }, 'catalogue index built');
           releaseBuildGarbage();
         } while (this.rebuildAgain);

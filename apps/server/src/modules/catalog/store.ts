@@ -162,6 +162,23 @@ export async function catalogStamp(db: Db): Promise<string> {
   return row!.stamp ?? 'empty';
 }
 
+/** Time (epoch ms) of the newest change a catalogue stamp stands for; 0 for an empty catalogue. */
+export function stampTime(stamp: string): number {
+  return stamp === 'empty' ? 0 : Number(BigInt(stamp) / 1000n);
+}
+
+/**
+ * The listed stock of every game whose row changed at or after `since` (epoch ms), and when it
+ * changed: every order and every returned reservation moves a game's stock, and its updated_at.
+ */
+export function stockChangedSince(db: Db, since: number): Promise<Array<{ id: string; stock: number; changedAt: number }>> {
+  return queryRows(
+    db,
+    sql`select id, case when active then stock else 0 end as stock, (extract(epoch from updated_at) * 1000)::float8 as "changedAt"
+        from games where updated_at >= to_timestamp(${since / 1000})`,
+  );
+}
+
 type IndexRowTuple = [
   string, string, string | null, string | null, string, string, string[], string, string[], number, number,
   number | null, number, boolean, number, number, number,

@@ -47,6 +47,21 @@ describe('placing an order', () => {
     expect((await game(second)).stock).toBe(19);
   });
 
+  it('shows the reserved and the returned keys in the catalogue lists too, without a rebuild', async () => {
+    const id = await t.gameWithStock(12, 4);
+    const listed = async () => {
+      await t.app.catalog.refreshStock();
+      const search = await t.app.inject({ url: `/api/games/search?query=${encodeURIComponent((await game(id)).title)}` });
+      return search.json<Game[]>().find((hit) => hit._id === id)?.stock;
+    };
+    expect(await listed()).toBe(12);
+    const { order } = await t.order(buyer, id, 5);
+    expect(await listed()).toBe(7);
+    const declined = await t.pay(buyer, order._id, { cardNumber: '4000 0000 0000 0002' });
+    expect(declined.json()).toMatchObject({ status: 'Declined' });
+    expect(await listed()).toBe(12);
+  });
+
   it('merges a game listed twice into one line', async () => {
     const id = await t.gameWithStock(10, 3);
     const answer = await t.placeOrder(buyer, [
