@@ -3,9 +3,10 @@
 // server on PostgreSQL. Two runs of BENCH_SECONDS:
 //   1. saturation: every buyer buys again the moment the last purchase is done: the most purchases
 //      per second the store manages, and the latency when 100 purchases are always under way;
-//   2. paced: the 100 buyers together start BENCH_RATE purchases a second (default: half of what
-//      run 1 reached), each timed from when it was due, so waiting counts: the latency of a store
-//      under load it can carry.
+//   2. paced: the 100 buyers together start BENCH_RATE purchases a second (default 50: each buyer
+//      buys every 2 s, some 180,000 purchases an hour), each timed from when it was due, so waiting
+//      counts: the latency a customer sees in a busy store. The p95 target is held against this run;
+//      in run 1 latency is only the queue (100 in flight ÷ purchases per second), whatever the code.
 // Then the oversell count (keys delivered beyond a game's stock) and duplicate keys: both must be 0.
 //   npm run bench:orders
 //   BENCH_SECONDS=5 BENCH_BUYERS=50 BENCH_RATE=40 npm run bench:orders
@@ -152,9 +153,11 @@ try {
   console.log(`\n${BUYERS} buyers, ${SECONDS} s per run (after ${WARMUP_SECONDS} s warm-up), ${GAMES} games × ${STOCK} keys, PostgreSQL, demo supplier`);
   const saturation = await run(server.base, tokens, gameIds, SECONDS);
   const most = report(`1. saturation: ${BUYERS} purchases always under way`, saturation);
-  const rate = Number(process.env.BENCH_RATE ?? Math.max(1, Math.floor(most / 2)));
+  const rate = Number(process.env.BENCH_RATE ?? 50);
   const paced = await run(server.base, tokens, gameIds, SECONDS, rate);
-  report(`2. paced: the ${BUYERS} buyers start ${rate} purchases a second together`, paced);
+  report(`2. paced: the ${BUYERS} buyers start ${rate} purchases a second together (${((rate / most) * 100).toFixed(0)} % of run 1's rate)`, paced);
+  const p95 = percentile(sorted(paced.purchases), 95);
+  console.log(`  p95 ${p95.toFixed(1)} ms is ${(p95 / TARGET_P95_MS).toFixed(2)} × the ${TARGET_P95_MS} ms target: ${p95 <= TARGET_P95_MS ? 'PASS' : 'MISS'}`);
 
   // Every key delivered against what each game had: more keys than stock is an oversell.
   const perGame = await queryRows<{ id: string; stock: number; keys: number; reserved: number }>(
