@@ -12,7 +12,7 @@ import type { Supplier, SupplierKey } from '../catalog/supplier/supplier.ts';
 import type { DeliveredKey, LibraryService } from '../library/service.ts';
 import type { UsersService } from '../users/service.ts';
 import { deliveryDelayedMail, receiptMail, type Recipient } from './mails.ts';
-import { claimDelayNotice, claimForAllocation, linesOfOrder, lockOrderForDelivery, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
+import { claimDelayNotice, claimForAllocation, linesOfOrder, lockOrderForDelivery, markDelivered, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
 
 /** How long one run may hold an order; a run that dies (a crash) frees it after this. */
 const LEASE_SECONDS = 180;
@@ -79,9 +79,9 @@ export class KeyAllocator {
 
   private async run(orderId: string): Promise<AllocationResult> {
     const { database, supplier, library, log } = this.deps;
-    const order = await claimForAllocation(database.db, orderId, LEASE_SECONDS);
+    // The lines never change, so they are read alongside the claim rather than after it.
+    const [order, lines] = await Promise.all([claimForAllocation(database.db, orderId, LEASE_SECONDS), linesOfOrder(database.db, orderId)]);
     if (!order) return 'busy';
-    const lines = await linesOfOrder(database.db, orderId);
 
     let supplierOrderId: string;
     let supplierKeys: SupplierKey[];
@@ -103,26 +103,27 @@ export class KeyAllocator {
     const wanted = lines.reduce((sum, line) => sum + line.quantity, 0);
     // Committed without waiting for the disk (store.ts): lost in a crash, the order is simply still
     // undelivered, and the next run gets the same keys from the same supplier order.
-    const stored = await database.db.transaction(async (tx) => {
-      const current = await lockOrderForDelivery(tx, order.id);
-      // Refunded while the supplier was asked: the keys are not handed out.
-      if (!current || current.status !== 'Paid' || current.deliveryStatus === 'Delivered') return 'gone' as const;
-      const written = await library.storeKeys(tx, keys);
-      // A first run writes every key; only a later one (some keys stored before) needs to count.
-      if (written < wanted) {
-        const held = await library.keysPerLine(tx, order.id);
-        if (!lines.every((line) => (held.get(line.id) ?? 0) >= line.quantity)) return 'short' as const;
-      }
-      await updateOrder(tx, order.id, {
-        deliveryStatus: 'Delivered',
-        deliveredAt: new Date(),
-        supplierOrderId,
-        allocationLeaseUntil: null,
-        nextAllocationAt: null,
-        lastAllocationError: null,
+    const stored = await database.db
+      .transaction(async (tx) => {
+        const written = await library.storeKeys(tx, keys);
+        // A first run writes every key; only a later one (some keys stored before) needs to count.
+        if (written < wanted) {
+          const held = await library.keysPerLine(tx, order.id);
+          if (!lines.every((line) => (held.get(line.id) ?? 0) >= line.quantity)) {
+            // The keys that did come are kept for the next run, unless the order was refunded meanwhile.
+            const current = await lockOrderForDelivery(tx, order.id);
+            if (current?.status !== 'Paid') throw new OrderGone();
+            return 'short' as const;
+          }
+        }
+        // Refunded while the supplier was asked: the keys just written are rolled back, never handed out.
+        if (!(await markDelivered(tx, order.id, supplierOrderId))) throw new OrderGone();
+        return 'delivered' as const;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof OrderGone) return 'gone' as const;
+        throw error;
       });
-      return 'delivered' as const;
-    });
     if (stored === 'gone') return 'busy';
     if (stored === 'short') {
       log.warn({ orderId, wanted, received: keys.length }, 'the supplier has not handed over every key (or handed over a key sold before)');
@@ -166,6 +167,9 @@ export class KeyAllocator {
     }
   }
 }
+
+/** Thrown to roll a delivery back: the order stopped being a paid, undelivered one meanwhile. */
+class OrderGone extends Error {}
 
 /** The supplier's keys matched to our lines by product, at most `quantity` per line, numbered per line. */
 function keysForLines(order: OrderRow, lines: OrderLineRow[], supplierKeys: SupplierKey[]): Array<DeliveredKey & { serial: string }> {

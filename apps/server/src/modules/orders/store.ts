@@ -198,7 +198,22 @@ export async function claimForAllocation(db: Db, id: string, leaseSeconds: numbe
   return row;
 }
 
-/** Locks the order for the delivery transaction, whose commit then does not wait for the disk (see ASYNC_COMMIT). */
+/**
+ * Marks a paid order Delivered at the end of its delivery transaction; answers false when it is no
+ * longer a paid, undelivered order (refunded meanwhile: the caller rolls back, and the keys it wrote
+ * with it). The update takes the row lock, so a refund waits for the delivery or the delivery sees
+ * the refund. Its transaction commits without waiting for the disk (see ASYNC_COMMIT).
+ */
+export async function markDelivered(tx: Db, id: string, supplierOrderId: string): Promise<boolean> {
+  const rows = await tx
+    .update(orders)
+    .set({ deliveryStatus: 'Delivered', deliveredAt: sql`now()`, supplierOrderId, allocationLeaseUntil: null, nextAllocationAt: null, lastAllocationError: null })
+    .where(and(eq(orders.id, id), eq(orders.status, 'Paid'), sql`${orders.deliveryStatus} <> 'Delivered'`, ASYNC_COMMIT))
+    .returning({ id: orders.id });
+  return rows.length > 0;
+}
+
+/** Locks the order in a delivery transaction and answers its state; that transaction's commit does not wait for the disk (see ASYNC_COMMIT). */
 export async function lockOrderForDelivery(tx: Db, id: string): Promise<Pick<OrderRow, 'status' | 'deliveryStatus'> | undefined> {
   const [row] = await queryRows<{ status: OrderRow['status']; delivery_status: OrderRow['deliveryStatus'] }>(
     tx,
