@@ -16,7 +16,7 @@ import { newId } from '../../platform/ids.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import type { Supplier } from '../catalog/supplier/supplier.ts';
 import type { LibraryService } from '../library/service.ts';
-import type { PaymentOutcome, PaymentOutcomes, PaymentProvider } from '../payments/provider.ts';
+import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport } from '../payments/provider.ts';
 import type { PurchaseStats, PurchaseSummary, UsersService } from '../users/service.ts';
 import { KeyAllocator } from './allocation.ts';
 import { PaymentStates } from './payment-states.ts';
@@ -181,7 +181,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
     return row;
   }
 
-  markPaid(orderId: string, payment?: { providerRef?: string }): Promise<PaymentOutcome> {
+  markPaid(orderId: string, payment?: PaymentReport): Promise<PaymentOutcome> {
     return this.payments.markPaid(orderId, payment);
   }
 
