@@ -38,6 +38,12 @@ export interface PaymentProvider {
    */
   checkoutUrl(order: PayableOrder): Promise<string>;
   /**
+   * Where the buyer goes back to paying an order awaiting payment after leaving its checkout (Stripe's
+   * Cancel link): that same checkout while it is open, so one order never has two ways to be paid.
+   * `providerRef` is what setProviderRef stored when the checkout was opened.
+   */
+  reopenUrl(order: { id: string; providerRef: string | null }): Promise<string>;
+  /**
    * Gives the money of a paid order back (admin refund, or a payment that arrived for an order that
    * can no longer be served). Must be idempotent per order id: it may be called again after a crash.
    */
