@@ -4,16 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createVerifiedUser, signedInContext, type TestAccount } from './accounts.ts';
 import { accessibilityViolations, launchBrowser, screenshot } from './browser.ts';
-
-interface ListedGame {
-  _id: string;
-  title: string;
-  platform: string;
-  price: number;
-  stock: number;
-}
-
-const euro = (amount: number) => `€${amount.toFixed(2)}`;
+import { addToCart, euro, gamesInStock, proceedToCheckout, type ListedGame } from './shopping.ts';
 
 async function payWith(page: Page, cardNumber: string, amount: number) {
   await page.getByLabel('Card number').fill(cardNumber);
@@ -37,8 +28,7 @@ describe('checkout', () => {
     // bypassCSP: axe-core is injected as an inline script.
     context = await signedInContext(browser, baseUrl, account, { viewport: { width: 1280, height: 900 }, bypassCSP: true });
     page = await context.newPage();
-    const { items } = (await fetch(`${baseUrl}/api/games?pageSize=100`).then((response) => response.json())) as { items: ListedGame[] };
-    game = items.find((candidate) => candidate.stock > 5)!;
+    game = (await gamesInStock(baseUrl))[0]!;
   });
   afterAll(async () => {
     await context.close();
@@ -46,13 +36,8 @@ describe('checkout', () => {
   });
 
   it('places the order from the cart and opens the payment page', async () => {
-    await page.goto(`${baseUrl}/game/${game._id}`);
-    await page.getByRole('button', { name: 'Add to cart' }).click();
-    await expect.poll(() => page.getByRole('spinbutton', { name: `Quantity of ${game.title}` }).isVisible()).toBe(true);
-
-    await page.goto(`${baseUrl}/cart`);
-    await page.getByRole('checkbox', { name: 'I have read and accept the Terms & Conditions' }).check();
-    await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+    await addToCart(page, baseUrl, game);
+    await proceedToCheckout(page, baseUrl);
     await page.waitForURL('**/pay/*');
     await expect.poll(() => page.getByRole('button', { name: `Pay ${euro(game.price)}` }).isVisible()).toBe(true);
     expect(await page.getByRole('list', { name: 'Products in your order' }).getByText(game.title).isVisible()).toBe(true);

@@ -138,6 +138,7 @@ export const orderMessages = {
   keyNotFound: 'Key not found',
   libraryEmpty: 'Your library is empty',
   asyncPaymentFailed: 'Your payment did not go through.',
+  paymentProcessing: 'Your payment is being processed. Your keys will be in your library as soon as it is through.',
 } as const;
 
 /** Fallback texts the checkout, pay page and library show when the server gives no message. */
@@ -145,5 +146,6 @@ export const orderUiMessages = {
   orderPlaceFailed: 'The order could not be placed. Please try again.',
   orderLoadFailed: 'The order could not be loaded. Please try again.',
   paymentNoAnswer: 'No answer from the payment service. Please try again.',
+  checkoutReopenFailed: 'The payment page could not be opened. Please try again.',
   keyLoadFailed: 'The key could not be loaded. Please try again.',
 } as const;

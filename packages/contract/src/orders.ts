@@ -83,6 +83,13 @@ export const purchaseIdParamsSchema = z.object({ id: z.string().min(1).max(64) }
 export const createOrderAnswerSchema = z.object({ order: orderSchema, paymentUrl: z.string() }).meta({ id: 'CreatedOrder' });
 export type CreateOrderAnswer = z.infer<typeof createOrderAnswerSchema>;
 
+/**
+ * POST /api/orders/{id}/checkout: where to go back to paying an order still awaiting payment, after the
+ * customer left the provider's page (Stripe's Cancel): the same checkout, never a second one.
+ */
+export const reopenedCheckoutSchema = z.object({ paymentUrl: z.string() }).meta({ id: 'ReopenedCheckout' });
+export type ReopenedCheckout = z.infer<typeof reopenedCheckoutSchema>;
+
 export const orderListSchema = z.array(orderSchema);
 
 function ruled(rule: (value: string) => Problem, missing: string) {

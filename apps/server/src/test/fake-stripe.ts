@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Stripe from 'stripe';
+import { checkoutPageHtml, type CheckoutPageView } from './fake-stripe-page.ts';
 import { listenOnLoopback, type LoopbackServer } from './loopback-server.ts';
 
 /** One call the store made to the fake, form body decoded into the nested object Stripe would see. */
@@ -17,7 +18,9 @@ type Fault = { status: number; message?: string; code?: string };
 /**
  * A fake of the few Stripe API calls the store makes, on loopback: Checkout Sessions and refunds,
  * with Stripe's idempotency (the same Idempotency-Key answers the first result again), and events
- * signed the way Stripe signs its webhooks.
+ * signed the way Stripe signs its webhooks. Each session's `url` is a hosted Checkout page on the
+ * same server, for browser journeys: Pay completes the session, delivers `checkout.session.completed`
+ * to `webhookUrl` and sends the browser to the session's success_url; Cancel to its cancel_url.
  */
 export class FakeStripe {
   readonly secretKey = 'sk_test_fake_keystore';
@@ -27,9 +30,13 @@ export class FakeStripe {
   /** Answered to the next requests instead of their result (a Stripe outage, a rejected call). */
   readonly faults: Fault[] = [];
   private readonly replies = new Map<string, { status: number; body: unknown }>();
+  /** What the hosted page lists of each session (real sessions carry their lines only when expanded). */
+  private readonly pageLines = new Map<string, CheckoutPageView['lines']>();
   private server: LoopbackServer | undefined;
   private counter = 0;
   url = '';
+  /** The store's webhook, where Pay on the hosted page delivers its event; set by a browser journey. */
+  webhookUrl: string | undefined;
 
   async start(): Promise<this> {
     this.server = await listenOnLoopback((request, response) => this.handle(request, response));
@@ -96,6 +103,8 @@ export class FakeStripe {
     let raw = '';
     for await (const chunk of request) raw += chunk;
     const url = new URL(request.url ?? '/', this.url);
+    // The buyer's browser, not the store: neither recorded, nor authenticated, nor answered with a fault.
+    if (url.pathname.startsWith('/c/pay/')) return this.hostedPage(request.method ?? 'GET', url.pathname, response);
     const idempotencyKey = header(request, 'idempotency-key');
     const entry: StripeRequest = { method: request.method ?? '', path: url.pathname, idempotencyKey, body: decodeForm(raw) };
     this.requests.push(entry);
@@ -118,17 +127,56 @@ export class FakeStripe {
     send(status, body);
   }
 
+  /**
+   * The hosted Checkout page of a session (GET), its Pay button (POST) and Cancel link (GET …/cancel).
+   * Pay answers the redirect only once the store has taken the event (2xx), so the page the browser
+   * lands on already knows the order is paid; real Stripe redirects at once and the webhook races it.
+   */
+  private async hostedPage(method: string, path: string, response: ServerResponse): Promise<void> {
+    const [, id = '', cancel] = /^\/c\/pay\/([^/]+)(\/cancel)?$/.exec(path) ?? [];
+    const session = this.sessions.get(decodeURIComponent(id));
+    if (!session) return void response.writeHead(404, { 'Content-Type': 'text/plain' }).end('No such checkout session');
+    const page = (status: number, closed?: string): void => {
+      const view = { sessionId: session.id, amountCents: Number(session.amount_total), currency: String(session.currency), email: session.customer_email as string | null };
+      const html = checkoutPageHtml({ ...view, lines: this.pageLines.get(session.id) ?? [], ...(closed && { closed }) });
+      response.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
+    };
+    const redirect = (location: string): void => void response.writeHead(303, { Location: location }).end();
+
+    if (session.status !== 'open') return page(method === 'GET' && !cancel ? 200 : 409, `This checkout is ${String(session.status)}.`);
+    if (method === 'GET' && cancel) return redirect(String(session.cancel_url));
+    if (method === 'GET') return page(200);
+    if (method !== 'POST' || cancel) return page(405, `${method} is not how this page is used.`);
+
+    const event = this.sessionEvent('checkout.session.completed', session.id);
+    const failure = await this.deliver(event).then(
+      (status) => (status < 300 ? undefined : `answered ${status}`),
+      (error: unknown) => `could not be reached: ${String(error)}`,
+    );
+    if (failure) return page(502, `The store's webhook ${failure}.`);
+    Object.assign(session, event.data.object);
+    // Stripe fills in the session id where the success URL asks for it.
+    redirect(String(session.success_url).replaceAll('{CHECKOUT_SESSION_ID}', session.id));
+  }
+
+  /** Delivers an event to the store's webhook, signed as Stripe signs it; answers the HTTP status. */
+  private async deliver(event: StripeEvent): Promise<number> {
+    if (!this.webhookUrl) throw new Error('FakeStripe.webhookUrl is not set, so Pay cannot tell the store');
+    const { payload, headers } = this.signed(event);
+    return (await fetch(this.webhookUrl, { method: 'POST', headers, body: payload })).status;
+  }
+
   private answer(request: StripeRequest): [number, unknown] {
     const { method, path, body } = request;
     if (method === 'POST' && path === '/v1/checkout/sessions') {
       this.counter += 1;
       const id = `cs_test_${this.counter}${randomBytes(6).toString('hex')}`;
-      const lines = (body.line_items as Array<{ price_data: { unit_amount: string }; quantity: string }> | undefined) ?? [];
+      const lines = (body.line_items as Array<{ price_data: { unit_amount: string; product_data: { name: string } }; quantity: string }> | undefined) ?? [];
       const amount = lines.reduce((sum, line) => sum + Number(line.price_data.unit_amount) * Number(line.quantity), 0);
       const session: CheckoutSession = {
         id,
         object: 'checkout.session',
-        url: `https://checkout.stripe.test/c/pay/${id}`,
+        url: `${this.url}/c/pay/${id}`,
         payment_intent: `pi_test_${this.counter}${randomBytes(6).toString('hex')}`,
         mode: body.mode,
         status: 'open',
@@ -144,6 +192,7 @@ export class FakeStripe {
         livemode: false,
       };
       this.sessions.set(id, session);
+      this.pageLines.set(id, lines.map((line) => ({ name: line.price_data.product_data.name, quantity: Number(line.quantity) })));
       return [200, session];
     }
     const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);

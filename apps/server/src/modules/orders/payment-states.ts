@@ -7,7 +7,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
 import type { LibraryService } from '../library/service.ts';
-import type { PaymentOutcome, PaymentOutcomes, PaymentProvider } from '../payments/provider.ts';
+import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport, ReceivedAmount } from '../payments/provider.ts';
 import type { KeyAllocator } from './allocation.ts';
 import { findOrder, linesOf, lockOrder, payAwaitingOrder, reserveStock, returnStock, transition, updateOrder, type OrderRow } from './store.ts';
 
@@ -47,7 +47,13 @@ export class PaymentStates implements PaymentOutcomes {
     return provider;
   }
 
-  async markPaid(orderId: string, payment: { providerRef?: string } = {}): Promise<PaymentOutcome> {
+  async markPaid(orderId: string, payment: PaymentReport = {}): Promise<PaymentOutcome> {
+    if (payment.amount) {
+      // One more read, only for providers that report an amount: the amount of an order never changes after it is placed.
+      const order = await findOrder(this.db, orderId);
+      if (!order) throw new NotFound(orderMessages.orderNotFound);
+      if (!amountMatches(order, payment.amount)) return this.refuseAmount(order, payment.amount, payment.providerRef);
+    }
     const now = new Date();
     const paid: Partial<OrderRow> = {
       status: 'Paid',
@@ -142,6 +148,19 @@ export class PaymentStates implements PaymentOutcomes {
     });
   }
 
+  /**
+   * The provider took another sum than the order's (a session edited in the provider's dashboard, a
+   * currency mix-up): the order stays as it is and the operator settles it by hand. No automatic
+   * refund: the money may be right and the order wrong, and only a person can tell.
+   */
+  private refuseAmount(order: OrderRow, received: ReceivedAmount, providerRef: string | undefined): PaymentOutcome {
+    this.deps.log.error(
+      { orderId: order.id, expected: { cents: order.amountCents, currency: order.currency }, received, providerRef, provider: order.provider },
+      'payment amount differs from the order: not marked paid, settle it by hand',
+    );
+    return { orderId: order.id, status: order.status, deliveryStatus: order.deliveryStatus, newlyPaid: false };
+  }
+
   /** Money arrived for an order that lapsed and whose keys are sold meanwhile: it goes straight back. */
   private async refundUnservable(orderId: string, providerRef: string | undefined): Promise<PaymentOutcome> {
     const order = (await findOrder(this.db, orderId))!;
@@ -159,6 +178,11 @@ export class PaymentStates implements PaymentOutcomes {
     const current = refunded ?? (await findOrder(this.db, orderId))!;
     return { orderId, status: current.status, deliveryStatus: current.deliveryStatus, newlyPaid: false };
   }
+}
+
+/** Whether the provider took exactly the order's amount, in its currency. */
+function amountMatches(order: OrderRow, received: ReceivedAmount): boolean {
+  return received.cents === order.amountCents && received.currency?.toUpperCase() === order.currency.toUpperCase();
 }
 
 /** Throws the reason a refund is refused, if there is one. */

@@ -6,6 +6,7 @@ import {
   orderIdParamsSchema,
   orderListSchema,
   orderSchema,
+  reopenedCheckoutSchema,
 } from '@keystore/contract';
 import type { OrdersService } from './service.ts';
 
@@ -50,6 +51,21 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
       },
     },
     async (request) => orders.get(request.params.id, request.account.userId),
+  );
+
+  app.post(
+    '/api/orders/:id/checkout',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['orders'],
+        summary: "Where to go back to paying one of the caller's orders awaiting payment: the same checkout while it is open",
+        security: bearer,
+        params: orderIdParamsSchema,
+        response: { 200: reopenedCheckoutSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 503: errorSchema },
+      },
+    },
+    async (request) => ({ paymentUrl: await orders.reopenCheckout(request.params.id, request.account.userId) }),
   );
 
   app.post(

@@ -16,7 +16,7 @@ import { newId } from '../../platform/ids.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import type { Supplier } from '../catalog/supplier/supplier.ts';
 import type { LibraryService } from '../library/service.ts';
-import type { PaymentOutcome, PaymentOutcomes, PaymentProvider } from '../payments/provider.ts';
+import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport } from '../payments/provider.ts';
 import type { PurchaseStats, PurchaseSummary, UsersService } from '../users/service.ts';
 import { KeyAllocator } from './allocation.ts';
 import { PaymentStates } from './payment-states.ts';
@@ -174,14 +174,27 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   async payableOrder(orderId: string, userId: string, provider: PaymentProviderName): Promise<OrderRow> {
     const row = await this.ownedOrder(orderId, userId);
     if (row.provider !== provider) throw new Conflict(orderMessages.otherProvider);
-    if (row.status === 'Paid') throw new Conflict(orderMessages.orderAlreadyPaid);
-    if (row.status === 'Refunded') throw new Conflict(orderMessages.orderRefunded);
-    if (row.status === 'Declined') throw new Conflict(orderMessages.orderDeclined);
-    if (row.status === 'Expired') throw new Conflict(orderMessages.orderExpired);
+    assertAwaitingPayment(row);
     return row;
   }
 
-  markPaid(orderId: string, payment?: { providerRef?: string }): Promise<PaymentOutcome> {
+  /**
+   * Where the customer goes back to paying an order awaiting payment after leaving its checkout
+   * (Stripe's Cancel): the provider's same checkout, through the provider the order was placed with.
+   */
+  async reopenCheckout(orderId: string, userId: string): Promise<string> {
+    const row = await this.ownedOrder(orderId, userId);
+    assertAwaitingPayment(row);
+    try {
+      return await this.payments.provider(row.provider).reopenUrl({ id: row.id, providerRef: row.providerRef });
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      this.deps.log.error({ err: error, orderId, provider: row.provider }, 'could not reopen the checkout');
+      throw new HttpError(503, orderMessages.paymentUnavailable);
+    }
+  }
+
+  markPaid(orderId: string, payment?: PaymentReport): Promise<PaymentOutcome> {
     return this.payments.markPaid(orderId, payment);
   }
 
@@ -236,6 +249,14 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
     for (const line of lines) linesByOrder.set(line.orderId, [...(linesByOrder.get(line.orderId) ?? []), line]);
     return rows.map((row) => toOrder(row, linesByOrder.get(row.id) ?? [], keys));
   }
+}
+
+/** Throws why an order cannot be paid any more, if it cannot. */
+function assertAwaitingPayment(row: OrderRow): void {
+  if (row.status === 'Paid') throw new Conflict(orderMessages.orderAlreadyPaid);
+  if (row.status === 'Refunded') throw new Conflict(orderMessages.orderRefunded);
+  if (row.status === 'Declined') throw new Conflict(orderMessages.orderDeclined);
+  if (row.status === 'Expired') throw new Conflict(orderMessages.orderExpired);
 }
 
 /** One line per game (a game listed twice is one line with both quantities), each within the line limit. */

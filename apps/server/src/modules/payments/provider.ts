@@ -38,10 +38,32 @@ export interface PaymentProvider {
    */
   checkoutUrl(order: PayableOrder): Promise<string>;
   /**
+   * Where the buyer goes back to paying an order awaiting payment after leaving its checkout (Stripe's
+   * Cancel link): that same checkout while it is open, so one order never has two ways to be paid.
+   * `providerRef` is what setProviderRef stored when the checkout was opened.
+   */
+  reopenUrl(order: { id: string; providerRef: string | null }): Promise<string>;
+  /**
    * Gives the money of a paid order back (admin refund, or a payment that arrived for an order that
    * can no longer be served). Must be idempotent per order id: it may be called again after a crash.
    */
   refund(order: RefundableOrder): Promise<void>;
+}
+
+/** What a provider says it took. Null where it said nothing, which never matches an order. */
+export interface ReceivedAmount {
+  /** In the currency's smallest unit (cents), as the order's amount. */
+  cents: number | null;
+  /** ISO 4217 in any case: Stripe writes 'eur' where the order says 'EUR'. */
+  currency: string | null;
+}
+
+/** What markPaid is told of a payment. */
+export interface PaymentReport {
+  /** Stored on the order for a later refund. */
+  providerRef?: string;
+  /** Checked against the order's amount before it counts as paid; the test gateway, which charges the order itself, leaves it out. */
+  amount?: ReceivedAmount;
 }
 
 /** What markPaid answers: the order's state after the call. */
@@ -62,9 +84,11 @@ export interface PaymentOutcomes {
    * The money is in. Marks the order Paid (once) and allocates its keys at once, waiting a few
    * seconds for the supplier; keys that take longer arrive through the retry job. A payment for an
    * order that expired meanwhile takes its stock again, or is refunded when the stock is gone.
-   * `providerRef` is stored on the order for a later refund. Unknown order: NotFound.
+   * `providerRef` is stored on the order for a later refund. A reported `amount` other than the
+   * order's changes nothing (logged as an error for the operator), whatever state the order is in.
+   * Unknown order: NotFound.
    */
-  markPaid(orderId: string, payment?: { providerRef?: string }): Promise<PaymentOutcome>;
+  markPaid(orderId: string, payment?: PaymentReport): Promise<PaymentOutcome>;
   /** The payment failed: an order awaiting payment becomes Declined and its stock goes back. */
   markDeclined(orderId: string, reason: string): Promise<void>;
   /** The provider's checkout lapsed: an order awaiting payment becomes Expired and its stock goes back. */

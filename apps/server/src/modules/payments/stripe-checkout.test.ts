@@ -131,6 +131,41 @@ describe('paying with Stripe Checkout', () => {
     expect(refundCalls(order._id)).toMatchObject([{ idempotencyKey: `keystore-refund-${order._id}`, body: { payment_intent: session.payment_intent } }]);
   });
 
+  it('takes a customer who left Stripe\'s page back to the same Checkout Session while it is open', async () => {
+    const gameId = await t.gameWithStock(10, 8);
+    const { order, paymentUrl } = await t.order(buyer, gameId, 1);
+    const session = fake.sessionFor(order._id);
+    const made = fake.calls('POST /v1/checkout/sessions').length;
+    const reopen = (who: Buyer = buyer) => t.app.inject({ method: 'POST', url: `/api/orders/${order._id}/checkout`, headers: who.headers });
+
+    const answer = await reopen();
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json()).toEqual({ paymentUrl });
+    // Never a second session: that would be a second way to pay the same order.
+    expect(fake.calls('POST /v1/checkout/sessions')).toHaveLength(made);
+    expect(fake.calls(`GET /v1/checkout/sessions/${session.id}`)).toHaveLength(1);
+    expect((await reopen(admin)).statusCode).toBe(404);
+
+    // A bank debit settling, then a lapsed session: nothing left to reopen.
+    session.status = 'complete';
+    expect((await reopen()).json()).toEqual({ error: 'Your payment is being processed. Your keys will be in your library as soon as it is through.' });
+    session.status = 'expired';
+    const lapsed = await reopen();
+    expect(lapsed.statusCode).toBe(409);
+    expect(lapsed.json()).toEqual({ error: 'This order has expired: its 30 minutes to pay are over. Please place a new order.' });
+    expect((await t.getOrder(buyer, order._id)).status).toBe('Awaiting payment');
+
+    fake.faults.push({ status: 500 }, { status: 500 }, { status: 500 });
+    expect((await reopen()).statusCode).toBe(503);
+  });
+
+  it('reopens no checkout for an order that is paid', async () => {
+    const { order } = await paidThroughStripe(9);
+    const answer = await t.app.inject({ method: 'POST', url: `/api/orders/${order._id}/checkout`, headers: buyer.headers });
+    expect(answer.statusCode).toBe(409);
+    expect(answer.json()).toEqual({ error: 'This order has already been paid.' });
+  });
+
   it('keeps parsing JSON everywhere else: only the webhook route takes raw bytes', async () => {
     const answer = await t.app.inject({ method: 'POST', url: '/api/orders', headers: buyer.headers, payload: { items: [] } });
     expect(answer.statusCode).toBe(400);

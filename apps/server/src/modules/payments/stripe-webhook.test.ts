@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Order, Purchase } from '@keystore/contract';
 import { paymentEvents } from '../../db/schema.ts';
 import { FakeStripe, type StripeEvent } from '../../test/fake-stripe.ts';
@@ -83,6 +83,48 @@ describe('Stripe webhook', () => {
       expect(await t.stockOf(gameId)).toBe(7);
       expect(await recorded(event.id)).toHaveLength(1);
     }
+  });
+
+  it('does not pay an order when Stripe took another amount or currency, and tells the operator', async () => {
+    const error = vi.spyOn(t.app.log, 'error');
+    try {
+      for (const wrong of [{ amount_total: 1 }, { currency: 'usd' }, { amount_total: null }]) {
+        const { order, sessionId, gameId } = await stripeOrder(2);
+        const cents = Math.round(order.amount * 100);
+        const event = fake.sessionEvent('checkout.session.completed', sessionId, { session: wrong });
+        const answer = await deliver(event);
+        // 2xx: resending the same event would not change the sum, so Stripe must not retry it.
+        expect(answer.statusCode).toBe(200);
+        expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Awaiting payment', deliveryStatus: 'Pending' });
+        expect(await purchasesOf(buyer)).toEqual([]);
+        expect(await receipts(buyer)).toEqual([]);
+        expect(await t.stockOf(gameId)).toBe(8);
+        expect(await recorded(event.id)).toMatchObject([{ provider: 'stripe', type: 'checkout.session.completed', orderId: order._id }]);
+        const received = { cents: event.data.object.amount_total, currency: event.data.object.currency };
+        expect(error).toHaveBeenLastCalledWith(
+          expect.objectContaining({ orderId: order._id, expected: { cents, currency: 'EUR' }, received }),
+          expect.stringContaining('amount differs'),
+        );
+      }
+    } finally {
+      error.mockRestore();
+    }
+  });
+
+  it('does not pay an order whose settled bank debit is of another amount', async () => {
+    const { order, sessionId } = await stripeOrder(1);
+    const event = fake.sessionEvent('checkout.session.async_payment_succeeded', sessionId, { session: { amount_total: Math.round(order.amount * 100) + 1 } });
+    expect((await deliver(event)).statusCode).toBe(200);
+    expect((await t.getOrder(buyer, order._id)).status).toBe('Awaiting payment');
+    expect(await purchasesOf(buyer)).toEqual([]);
+  });
+
+  it('pays an order when Stripe took exactly its amount, whatever the case of the currency code', async () => {
+    const { order, sessionId } = await stripeOrder(2);
+    const event = fake.sessionEvent('checkout.session.completed', sessionId, { session: { amount_total: Math.round(order.amount * 100), currency: 'EUR' } });
+    expect((await deliver(event)).statusCode).toBe(200);
+    expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
+    expect(await purchasesOf(buyer)).toHaveLength(2);
   });
 
   it('never undoes a payment: completed twice, expired after completed, failed after succeeded', async () => {

@@ -3,7 +3,8 @@
 // Stripe delivers at least once, in no fixed order, and retries until it gets a 2xx. So: the
 // signature is checked over the raw bytes; each event id is acted on once (payment_events); and
 // every action is one of PaymentOutcomes' idempotent, forward-only calls, so a late `expired` or
-// `async_payment_failed` can never undo a payment.
+// `async_payment_failed` can never undo a payment. A paid session pays the order only when Stripe
+// took the order's amount in its currency (markPaid compares them).
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
@@ -12,13 +13,13 @@ import { errorSchema, orderMessages } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
 import { eventHandled, recordEvent } from './events.ts';
-import type { PaymentOutcomes } from './provider.ts';
+import type { PaymentOutcomes, ReceivedAmount } from './provider.ts';
 
 export const STRIPE_WEBHOOK_PATH = '/api/payments/stripe/webhook';
 
 /** What a Checkout event asks of the orders module. */
 export type CheckoutAction =
-  | { kind: 'pay'; orderId: string; paymentIntent: string | undefined }
+  | { kind: 'pay'; orderId: string; paymentIntent: string | undefined; amount: ReceivedAmount }
   | { kind: 'decline'; orderId: string }
   | { kind: 'expire'; orderId: string }
   | { kind: 'none'; orderId: string | undefined };
@@ -31,11 +32,11 @@ export function checkoutAction(event: Stripe.Event): CheckoutAction {
       const orderId = orderIdOf(session);
       if (!orderId) return { kind: 'none', orderId };
       // 'unpaid' is an asynchronous method (a bank debit) still settling: async_payment_* follows.
-      return session.payment_status === 'unpaid' ? { kind: 'none', orderId } : { kind: 'pay', orderId, paymentIntent: intentId(session) };
+      return session.payment_status === 'unpaid' ? { kind: 'none', orderId } : payAction(orderId, session);
     }
     case 'checkout.session.async_payment_succeeded': {
       const orderId = orderIdOf(event.data.object);
-      return orderId ? { kind: 'pay', orderId, paymentIntent: intentId(event.data.object) } : { kind: 'none', orderId };
+      return orderId ? payAction(orderId, event.data.object) : { kind: 'none', orderId };
     }
     case 'checkout.session.async_payment_failed': {
       const orderId = orderIdOf(event.data.object);
@@ -48,6 +49,11 @@ export function checkoutAction(event: Stripe.Event): CheckoutAction {
     default:
       return { kind: 'none', orderId: undefined };
   }
+}
+
+/** A paid session: the order is paid only if Stripe took its amount (markPaid checks it). */
+function payAction(orderId: string, session: Stripe.Checkout.Session): CheckoutAction {
+  return { kind: 'pay', orderId, paymentIntent: intentId(session), amount: { cents: session.amount_total, currency: session.currency } };
 }
 
 /** Our order id on a session; a session without one was not made by this store (a payment link, another app). */
@@ -78,7 +84,10 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookOptions> = 
   /** Carries out what an event asks; an event about an order we do not know is logged and dropped. */
   async function act(event: Stripe.Event, action: CheckoutAction, log: FastifyBaseLogger): Promise<void> {
     try {
-      if (action.kind === 'pay') await outcomes.markPaid(action.orderId, action.paymentIntent ? { providerRef: action.paymentIntent } : {});
+      if (action.kind === 'pay') {
+        // A wrong amount is refused inside markPaid and logged there; the event is still answered 2xx and recorded, as resending it would not change the sum.
+        await outcomes.markPaid(action.orderId, { amount: action.amount, ...(action.paymentIntent && { providerRef: action.paymentIntent }) });
+      }
       else if (action.kind === 'decline') await outcomes.markDeclined(action.orderId, orderMessages.asyncPaymentFailed);
       else if (action.kind === 'expire') await outcomes.markExpired(action.orderId);
     } catch (error) {

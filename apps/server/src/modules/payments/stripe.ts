@@ -1,7 +1,9 @@
 // Stripe as the payment provider (PAYMENT_PROVIDER=stripe): the buyer pays on Stripe's hosted
 // Checkout page; Stripe tells us the outcome through the signed webhook (stripe-webhook.ts).
 import Stripe from 'stripe';
+import { orderMessages } from '@keystore/contract';
 import type { Config } from '../../config.ts';
+import { Conflict } from '../../platform/errors.ts';
 import type { PayableOrder, PaymentProvider, ProviderFactory, RefundableOrder } from './provider.ts';
 import { stripeWebhookRoutes } from './stripe-webhook.ts';
 
@@ -92,6 +94,15 @@ class StripeProvider implements PaymentProvider {
     // Until the payment intent arrives with the payment, the session is how a refund finds the money.
     await this.setProviderRef(order.id, session.id);
     return session.url;
+  }
+
+  async reopenUrl(order: { id: string; providerRef: string | null }): Promise<string> {
+    // Set when the session was made, and replaced by the payment intent only once the order is paid.
+    if (!order.providerRef?.startsWith('cs_')) throw new Error(`Order ${order.id} has no Checkout Session to reopen`);
+    const session = await this.stripe.checkout.sessions.retrieve(order.providerRef);
+    if (session.status === 'open' && session.url) return session.url;
+    // Complete but unpaid is a bank debit settling (its outcome comes by webhook); anything else has lapsed.
+    throw new Conflict(session.status === 'complete' ? orderMessages.paymentProcessing : orderMessages.orderExpired);
   }
 
   async refund(order: RefundableOrder): Promise<void> {

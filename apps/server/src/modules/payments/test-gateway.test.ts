@@ -126,4 +126,12 @@ describe('the test gateway', () => {
     const anonymous = await t.app.inject({ method: 'POST', url: `/api/payments/test/${order._id}`, payload: PAYING_CARD });
     expect(anonymous.statusCode).toBe(401);
   });
+
+  it('takes the customer back to its card form to pay an order again', async () => {
+    const gameId = await t.gameWithStock(10, 6);
+    const { order, paymentUrl } = await t.order(buyer, gameId);
+    const reopened = await t.app.inject({ method: 'POST', url: `/api/orders/${order._id}/checkout`, headers: buyer.headers });
+    expect(reopened.json()).toEqual({ paymentUrl });
+    expect(paymentUrl).toBe(`/pay/${order._id}`);
+  });
 });

@@ -18,6 +18,9 @@ export const testGateway: PaymentProvider = {
   async checkoutUrl(order) {
     return `/pay/${encodeURIComponent(order.id)}`;
   },
+  async reopenUrl(order) {
+    return `/pay/${encodeURIComponent(order.id)}`;
+  },
   // Nothing was charged, so nothing goes back; the order's own state records the refund.
   async refund() {},
 };

@@ -1,8 +1,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
+import { STORAGE_KEYS } from '@keystore/contract/constants';
+import { addToCart, clearCart, type CartItem } from '../../lib/cart.ts';
 import { signIn } from '../../lib/session.ts';
 import { AuthDialogProbe, json, resetTestState, restoringSession, stubApi, testUser } from '../../test/fixtures.tsx';
 import { LibraryPage } from './library-page.tsx';
@@ -26,7 +28,10 @@ const purchase = {
   product: { _id: 'g1', title: 'Hades', image: '/media/covers/g1.svg', platform: 'Steam', region: '', price: 12.5, originalPrice: null, type: 'Games', stock: 3, createdAt: '2026-01-01T00:00:00Z' },
 };
 
-afterEach(resetTestState);
+afterEach(() => {
+  resetTestState();
+  clearCart();
+});
 
 describe('the library', () => {
   it('welcomes a visitor with what an account gives, and opens sign-up or login', async () => {
@@ -88,7 +93,7 @@ describe('the library', () => {
     let delivered = false;
     stubApi({
       'GET /api/purchases': () => json(200, delivered ? [purchase] : []),
-      'GET /api/orders/o1': () => json(200, { _id: 'o1', status: 'Paid', deliveryStatus: delivered ? 'Delivered' : 'Pending' }),
+      'GET /api/orders/o1': () => json(200, { _id: 'o1', status: 'Paid', deliveryStatus: delivered ? 'Delivered' : 'Pending', lines: [] }),
     });
     act(() => signIn('token-1', testUser()));
     renderLibrary('/library?order=o1');
@@ -96,5 +101,21 @@ describe('the library', () => {
     delivered = true;
     expect(await screen.findByRole('heading', { level: 2, name: 'Hades' }, { timeout: 4000 })).toBeTruthy();
     expect(screen.queryByText(/Your keys are being delivered/)).toBeNull();
+  });
+
+  it("takes a paid order's games out of the cart, and only those (Stripe's page sends the buyer straight here)", async () => {
+    stubApi({
+      'GET /api/purchases': () => json(200, [purchase]),
+      'GET /api/orders/o1': () => json(200, { _id: 'o1', status: 'Paid', deliveryStatus: 'Delivered', lines: [{ gameId: 'g1', quantity: 1 }] }),
+    });
+    act(() => {
+      signIn('token-1', testUser());
+      addToCart({ _id: 'g1', title: 'Hades', image: '', platform: 'Steam', region: '', price: 12.5, originalPrice: null, type: 'Games' });
+      addToCart({ _id: 'g9', title: 'Celeste', image: '', platform: 'PC', region: '', price: 9, originalPrice: null, type: 'Games' });
+    });
+    renderLibrary('/library?order=o1&paid=1');
+    await screen.findByRole('heading', { level: 2, name: 'Hades' });
+    const cart = () => (JSON.parse(localStorage.getItem(STORAGE_KEYS.cart) ?? '[]') as CartItem[]).map((item) => item.game._id);
+    await waitFor(() => expect(cart()).toEqual(['g9']));
   });
 });

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Order, Purchase } from '@keystore/contract';
 import { apiGet } from '../../lib/api.ts';
+import { removeFromCart } from '../../lib/cart.ts';
 
 /** How often a just-paid order is asked about while its keys are on their way. */
 export const DELIVERY_POLL_MS = 1500;
@@ -14,7 +15,7 @@ export function usePurchases() {
 /**
  * After a payment the library opens with ?order=<id>. The keys are allocated just after the payment,
  * so the order is polled until it is Delivered (or ends otherwise), then the purchases are fetched
- * again. Answers whether the keys are still on their way.
+ * again. A paid order's games leave the cart. Answers whether the keys are still on their way.
  */
 export function useDeliveryWatch(orderId: string | null, refetchPurchases: () => unknown): boolean {
   const { data: order } = useQuery({
@@ -25,6 +26,14 @@ export function useDeliveryWatch(orderId: string | null, refetchPurchases: () =>
     staleTime: 0,
     refetchInterval: (query) => (query.state.data && !isWaiting(query.state.data) ? false : DELIVERY_POLL_MS),
   });
+  // Stripe's page sends the buyer here straight away, past the pay page that empties the cart after a
+  // test-card payment. Once per order: a game put back in the cart afterwards stays there.
+  const emptiedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (order?.status !== 'Paid' || emptiedFor.current === order._id) return;
+    emptiedFor.current = order._id;
+    for (const line of order.lines) removeFromCart(line.gameId);
+  }, [order]);
   const delivered = order?.deliveryStatus === 'Delivered';
   useEffect(() => {
     if (delivered) void refetchPurchases();

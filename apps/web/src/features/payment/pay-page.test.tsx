@@ -38,11 +38,11 @@ function LibraryProbe() {
   return <h1>{`Library ${useLocation().search} cart ${items.length}`}</h1>;
 }
 
-function renderPay() {
+function renderPay(path = '/pay/o1') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={['/pay/o1']}>
+      <MemoryRouter initialEntries={[path]}>
         <Routes>
           <Route path="/pay/:orderId" element={<PayPage />} />
           <Route path="/library" element={<LibraryProbe />} />
@@ -144,6 +144,33 @@ describe('the payment page', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('This order has expired: its 30 minutes to pay are over. Please place a new order.');
     expect(screen.getByRole('link', { name: 'Back to Store' }).getAttribute('href')).toBe('/store');
     expect(screen.queryByRole('form', { name: 'Card details' })).toBeNull();
+  });
+
+  it('says a payment cancelled on Stripe charged nothing, and goes back to the same checkout', async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      'GET /api/orders/o1': () => json(200, order({ paymentProvider: 'stripe' })),
+      'POST /api/orders/o1/checkout': () => json(409, { error: 'Your payment is being processed. Your keys will be in your library as soon as it is through.' }),
+    });
+    renderPay('/pay/o1?cancelled=1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Payment cancelled' })).toBeTruthy();
+    expect(screen.getByText(/You cancelled the payment/).textContent).toMatch(/^You cancelled the payment, so nothing was charged\. Your games are reserved for you until \d\d:\d\d\.$/);
+    expect(screen.getByText('Steam · 2 × €12.50')).toBeTruthy();
+    // No test-card form for an order paid on Stripe's page: the test gateway would refuse it.
+    expect(screen.queryByLabelText('Card number')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Your payment is being processed. Your keys will be in your library as soon as it is through.');
+    expect(calls.at(-1)).toMatchObject({ route: 'POST /api/orders/o1/checkout', authorization: 'Bearer token-1' });
+    expect((screen.getByRole('button', { name: 'Try again' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('offers to continue to Stripe for an order awaiting payment there', async () => {
+    stubApi({ 'GET /api/orders/o1': () => json(200, order({ paymentProvider: 'stripe' })) });
+    renderPay();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Payment' })).toBeTruthy();
+    expect(screen.getByText(/This order is waiting for its payment\./)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Continue to payment' })).toBeTruthy();
   });
 
   it('leads a paid order to the library', async () => {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { CreateOrderAnswer, Order, TestPaymentAnswer, TestPaymentRequest } from '@keystore/contract';
 import { orderUiMessages } from '@keystore/contract/messages';
 import { apiGet, apiSend, messageOf } from '../../lib/api.ts';
@@ -12,15 +12,16 @@ import { showToast } from '../../ui/toasts.tsx';
 import { CardForm } from './card-form.tsx';
 import { ClosedOrder } from './closed-order.tsx';
 import { OrderLines } from './order-lines.tsx';
+import { ProviderCheckout } from './provider-checkout.tsx';
+import { ReservedUntil } from './reserved-until.tsx';
 import { TestCardsHint } from './test-cards-hint.tsx';
 import styles from './pay-page.module.css';
-
-const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 
 /**
  * The built-in test gateway's payment page (/pay/:orderId, issue 5): the order, and a card form.
  * Paid: the bought games leave the cart and the library opens. Declined: the message stays above the form; the
  * server has closed that order, so the next attempt places a new order with the same lines first.
+ * An order paid on Stripe's page comes here when the customer cancels there (`?cancelled=1`).
  */
 export function PayPage() {
   const { orderId = '' } = useParams();
@@ -44,6 +45,7 @@ export function PayPage() {
 
 function PayOrder({ orderId }: { orderId: string }) {
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const { data: order, error } = useQuery({
     queryKey: ['order', orderId],
     queryFn: () => apiGet<Order>(`/api/orders/${encodeURIComponent(orderId)}`),
@@ -63,6 +65,8 @@ function PayOrder({ orderId }: { orderId: string }) {
   if (!order) return <PaySkeleton />;
   const expired = order.status === 'Awaiting payment' && Date.parse(order.expiresAt) <= openedAt;
   if (!declined && (order.status !== 'Awaiting payment' || expired)) return <ClosedOrder order={order} expired={expired} />;
+  // No card form for an order paid on the provider's page: the test gateway would refuse it.
+  if (order.paymentProvider !== 'test') return <ProviderCheckout order={order} cancelled={params.get('cancelled') === '1'} />;
 
   const pay = async (card: TestPaymentRequest) => {
     setBusy(true);
@@ -104,7 +108,7 @@ function PayOrder({ orderId }: { orderId: string }) {
           </p>
           {!declined && (
             <p className={styles.expiry}>
-              Reserved for you until <time dateTime={order.expiresAt}>{time.format(new Date(order.expiresAt))}</time>. Pay before then to keep the keys.
+              Reserved for you until <ReservedUntil expiresAt={order.expiresAt} />. Pay before then to keep the keys.
             </p>
           )}
         </div>
