@@ -277,3 +277,74 @@ export const paymentEvents = pgTable(
   },
   (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
 );
+
+/**
+ * News (issue 6). `author` is 'Admin' for manual news, 'ChatGPT' for news written by the AI
+ * provider, 'Keystore AI' for the offline generator's. The cover is a file under DATA_DIR/news
+ * (re-encoded WebP) or null for the placeholder.
+ */
+export const news = pgTable(
+  'news',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    category: text('category').notNull(),
+    content: text('content').notNull(),
+    coverImage: text('cover_image'),
+    author: text('author').notNull(),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: moment('created_at').notNull().default(sql`now()`),
+  },
+  (table) => [index('news_created_idx').on(table.createdAt)],
+);
+
+/**
+ * Notifications (issue 6): public ones (userId null) for everyone, personal ones for one account,
+ * made by events (order paid, keys delivered, payment declined, password changed, new device).
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    text: text('text').notNull(),
+    /** What made it: 'admin', 'news', 'order-paid', 'keys-delivered', 'payment-declined', 'password-changed', 'new-device'. */
+    kind: text('kind').notNull(),
+    /** A page of the store it is about (/news/{id}, /library), or null. */
+    link: text('link'),
+    createdAt: moment('created_at').notNull().default(sql`now()`),
+  },
+  (table) => [index('notifications_user_created_idx').on(table.userId, table.createdAt)],
+);
+
+/** Which notifications a signed-in user has read (visitors keep theirs in localStorage). */
+export const notificationReads = pgTable(
+  'notification_reads',
+  {
+    notificationId: text('notification_id')
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    readAt: moment('read_at').notNull().default(sql`now()`),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.notificationId] })],
+);
+
+/** Messages sent through the support form, kept whether or not the e-mail to support went out. */
+export const supportMessages = pgTable(
+  'support_messages',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    title: text('title').notNull(),
+    message: text('message').notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    ip: text('ip'),
+    createdAt: moment('created_at').notNull().default(sql`now()`),
+  },
+  (table) => [index('support_messages_created_idx').on(table.createdAt)],
+);
