@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { GENRES, LANGUAGES, PEGI_RATINGS, PLATFORMS, REGIONS, CATEGORIES, systemRequirementsSchema } from '@keystore/contract';
+import { Lru } from '../search/lru.ts';
 import { euroToCents, SupplierError, type Supplier, type SupplierKey, type SupplierOrderLine, type SupplierPage, type SupplierProduct } from './supplier.ts';
 
 /** When the bundled feed was last edited: an incremental sync after it finds nothing new. */
@@ -66,6 +67,8 @@ export function loadDemoFeed(folder = feedFolder): { products: SupplierProduct[]
   return { products, skipped };
 }
 
+const DEMO_ORDERS_KEPT = 10_000;
+
 /**
  * The default supplier: a bundled feed of real titles, and keys that are generated on order and
  * prefixed DEMO- so nobody takes them for real ones. Orders are derived from our order id alone,
@@ -74,7 +77,12 @@ export function loadDemoFeed(folder = feedFolder): { products: SupplierProduct[]
 export class DemoSupplier implements Supplier {
   readonly name = 'demo';
   private feed: { products: SupplierProduct[]; skipped: number } | undefined;
-  private readonly orders = new Map<string, SupplierOrderLine[]>();
+  /**
+   * The lines of recent orders, for orderKeys. Bounded: a store that runs for months must not keep
+   * every order in memory, and an allocation asks for the keys right after placing its order (a
+   * retry places it again first), so only the newest orders are ever looked up.
+   */
+  private readonly orders = new Lru<string, SupplierOrderLine[]>(DEMO_ORDERS_KEPT);
 
   async *listProducts(since: Date | null): AsyncIterable<SupplierPage> {
     this.feed ??= loadDemoFeed();
@@ -96,7 +104,7 @@ export class DemoSupplier implements Supplier {
       }
     }
     const orderId = `DEMO-ORDER-${createHash('sha256').update(orderExternalId).digest('hex').slice(0, 16).toUpperCase()}`;
-    if (!this.orders.has(orderId)) this.orders.set(orderId, lines);
+    if (!this.orders.get(orderId)) this.orders.set(orderId, lines);
     return { orderId };
   }
 
