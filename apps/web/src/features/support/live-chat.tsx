@@ -64,7 +64,8 @@ function Conversation({ lines, setLines }: { lines: Line[]; setLines: (update: (
       <h2 id="chat-title" className={styles.title}>
         Live chat
       </h2>
-      <ol ref={log} className={styles.log} aria-label="Chat messages" aria-live="polite">
+      {/* Focusable, so keyboard users can scroll back through a long chat. */}
+      <ol ref={log} className={styles.log} aria-label="Chat messages" aria-live="polite" tabIndex={0}>
         {lines.map((line, index) => (
           <li key={index} className={`${styles.line} ${line.sender === 'user' ? styles.user : styles.bot} ${line.failed ? styles.failed : ''}`}>
             <span className={styles.visuallyHidden}>{line.sender === 'user' ? 'You: ' : 'AI support: '}</span>
