@@ -57,7 +57,7 @@ export const FAQ: readonly FaqEntry[] = [
     id: 'region',
     question: 'Is the game region locked?',
     answer: 'Some keys are region locked. Each product page shows the region where the key can be activated (under Region): a key for one region may not work in another, while Global keys work everywhere. Check it before you buy.',
-    keywords: ['region', 'regional', 'lock', 'locked', 'country', 'countries', 'global', 'europe', 'vpn', 'restrict', 'restriction', 'worldwide'],
+    keywords: ['region', 'regional', 'lock', 'locked', 'country', 'countries', 'global', 'europe', 'european', 'asia', 'usa', 'america', 'abroad', 'vpn', 'restrict', 'restriction', 'worldwide'],
   },
   {
     id: 'age',
