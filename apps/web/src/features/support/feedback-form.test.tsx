@@ -1,7 +1,8 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { json, resetTestState, stubApi } from '../../test/fixtures.tsx';
+import { signIn } from '../../lib/session.ts';
+import { json, resetTestState, stubApi, testUser } from '../../test/fixtures.tsx';
 import { SupportPage } from './support-page.tsx';
 
 const describedText = (field: HTMLElement) => document.getElementById(field.getAttribute('aria-describedby') ?? '')?.textContent;
@@ -72,5 +73,20 @@ describe('the support e-mail form', () => {
     stubApi({});
     await user.click(screen.getByRole('button', { name: 'Send a message' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to send your message. Please try again.');
+  });
+
+  it("fills in a logged-in customer's e-mail and sends their bearer token", async () => {
+    const calls = stubApi({ 'POST /api/support/feedback': () => json(200, { message: 'Sent.' }) });
+    act(() => signIn('jwt-token', testUser({ email: 'keymaster@gmail.com' })));
+    const user = userEvent.setup();
+    render(<SupportPage />);
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('keymaster@gmail.com');
+    await user.type(screen.getByLabelText('Name'), 'Key Master');
+    await user.type(screen.getByLabelText('Title of message'), 'Hello');
+    await user.type(screen.getByLabelText('Message'), 'A question.');
+    await user.click(screen.getByRole('button', { name: 'Send a message' }));
+    expect(await screen.findByText('Sent.')).toBeTruthy();
+    expect(calls[0]).toMatchObject({ authorization: 'Bearer jwt-token', body: { email: 'keymaster@gmail.com' } });
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('keymaster@gmail.com');
   });
 });

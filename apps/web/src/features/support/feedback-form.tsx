@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { SUPPORT_MESSAGE_MAX_LENGTH } from '@keystore/contract/constants';
 import { supportMessages } from '@keystore/contract/messages';
 import { emailProblem, normalizeEmail } from '@keystore/contract/rules';
 import { supportMessageProblem, supportNameProblem, supportTitleProblem } from '@keystore/contract/support-rules';
 import { messageOf } from '../../lib/api.ts';
+import { useSession } from '../../lib/session.ts';
 import { sendFeedback } from './support-api.ts';
 import { SupportField } from './support-field.tsx';
 import styles from './support-page.module.css';
@@ -21,10 +22,16 @@ const rule = (check: (value: string) => string | undefined) => (value: string) =
 
 /** The e-mail form (SPEC §2 Support, §5, §8): the contract's rules under each field, a 450-character counter. */
 export function FeedbackForm() {
-  const { register, handleSubmit, formState, control, reset } = useForm<FeedbackValues>({ mode: 'onTouched', defaultValues: EMPTY });
+  const { register, handleSubmit, formState, control, reset, getValues, setValue } = useForm<FeedbackValues>({ mode: 'onTouched', defaultValues: EMPTY });
+  const signedInEmail = useSession().user?.email;
   const [failure, setFailure] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const length = useWatch({ control, name: 'message' }).length;
+
+  // A logged-in customer writes from their account's address unless they typed another one.
+  useEffect(() => {
+    if (signedInEmail && !getValues('email')) setValue('email', signedInEmail);
+  }, [signedInEmail, getValues, setValue]);
 
   const submit = handleSubmit(async (values) => {
     setFailure(null);
@@ -32,7 +39,7 @@ export function FeedbackForm() {
     try {
       const answer = await sendFeedback({ ...values, email: normalizeEmail(values.email) });
       setSent(answer.message || supportMessages.feedbackSent);
-      reset(EMPTY);
+      reset({ ...EMPTY, email: signedInEmail ?? '' });
     } catch (error) {
       setFailure(messageOf(error, supportMessages.sendFailed));
     }
