@@ -55,6 +55,7 @@ describe('support: the e-mail form and the live chat', () => {
       [390, 844],
     ] as const) {
       const page = await supportPage(width, height);
+      await screenshot(page, `support-page-${width}`);
       await page.getByRole('button', { name: 'Start a live chat' }).click();
       await expect.poll(() => page.getByText("Hi! I'm AI support. How can I help you?").isVisible()).toBe(true);
       await page.getByLabel('Your message').fill('How long does a refund take?');
