@@ -23,6 +23,9 @@ import { UsersService } from './modules/users/service.ts';
 import { Mailer } from './platform/mailer.ts';
 import { headHtml, pageHead } from './modules/seo/pages.ts';
 import { seoRoutes } from './modules/seo/routes.ts';
+import { aiFromConfig } from './modules/ai/provider.ts';
+import { supportRoutes } from './modules/support/routes.ts';
+import { SupportService } from './modules/support/service.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { registerWebApp } from './platform/web-app.ts';
 
@@ -126,6 +129,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerPayments(app, { config, database, orders });
   await app.register(ordersRoutes, { orders });
   await app.register(libraryRoutes, { library });
+  const support = new SupportService({ database, config, mailer, orders, ai: aiFromConfig(config), log: app.log });
+  await app.register(supportRoutes, { support });
   const orderJobs = new OrderJobs(database, orders, app.log);
   app.decorate('orderJobs', orderJobs);
   app.addHook('onReady', () => orderJobs.start());

@@ -182,3 +182,12 @@ export const TEST_CARDS = {
   declined: '4000000000000002',
   insufficientFunds: '4000000000009995',
 } as const;
+
+/** Support (SPEC §5, §9): the form's and the chat's limits. */
+export const SUPPORT_MESSAGE_MAX_LENGTH = 450;
+export const SUPPORT_NAME_MAX_LENGTH = 100;
+export const SUPPORT_TITLE_MAX_LENGTH = 150;
+/** How many earlier chat messages the web app sends and the server reads: enough for a follow-up question, short enough for a small prompt. */
+export const CHAT_CONTEXT_MESSAGES = 10;
+/** How long one earlier chat message may be (bot answers run longer than the 450 a customer may type). */
+export const CHAT_CONTEXT_TEXT_MAX_LENGTH = 4000;

@@ -8,3 +8,5 @@ export * from './email-domains.ts';
 export * from './accounts.ts';
 export * from './payment-rules.ts';
 export * from './orders.ts';
+export * from './support-rules.ts';
+export * from './support.ts';

@@ -149,3 +149,17 @@ export const orderUiMessages = {
   checkoutReopenFailed: 'The payment page could not be opened. Please try again.',
   keyLoadFailed: 'The key could not be loaded. Please try again.',
 } as const;
+
+/** The support form's and the chat's texts (SPEC §5, §8), shown by the page and answered by the server. */
+export const supportMessages = {
+  nameRequired: 'Name is required',
+  nameTooLong: 'Name cannot exceed 100 characters',
+  titleRequired: 'Title of message is required',
+  titleTooLong: 'Title cannot exceed 150 characters',
+  messageRequired: 'Message is required',
+  messageTooLong: 'Message cannot exceed 450 characters',
+  feedbackSent: 'Thank you! Your message has been sent. We answer within 24 hours.',
+  sendFailed: 'Failed to send your message. Please try again.',
+  chatGreeting: "Hi! I'm AI support. How can I help you?",
+  chatFailed: 'Sorry, an error occurred. Please try again later.',
+} as const;

@@ -14,6 +14,11 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /**
+   * Where answers go (the support form: the customer who wrote). The outbox has no column for it, so
+   * only the first attempt carries it; a retried mail still names the sender in its text.
+   */
+  replyTo?: string;
 }
 
 export interface OutboxEntry extends MailMessage {
@@ -68,7 +73,7 @@ export class Mailer {
    * Stores the message and, with SMTP, starts sending it. Answers once it is stored: the caller
    * (a request) does not wait for the SMTP server; a failed send is retried by the schedule.
    */
-  async send(message: MailMessage): Promise<void> {
+  async send({ replyTo, ...message }: MailMessage): Promise<void> {
     const db = this.database.db;
     if (!this.transport) {
       // The outbox is this mail's destination: marked sent, so an SMTP server configured later
@@ -81,7 +86,7 @@ export class Mailer {
       .insert(mailOutbox)
       .values({ ...message, nextAttemptAt: new Date(Date.now() + SENDING_LEASE_MS) })
       .returning({ id: mailOutbox.id, attempts: mailOutbox.attempts });
-    this.track(this.deliver({ id: row!.id, attempts: row!.attempts, ...message }));
+    this.track(this.deliver({ id: row!.id, attempts: row!.attempts, ...message, ...(replyTo ? { replyTo } : {}) }));
   }
 
   /** Sends every stored mail whose retry time has come; answers how many went out. */
@@ -126,7 +131,14 @@ export class Mailer {
   private async deliver(row: MailMessage & { id: number; attempts: number }): Promise<boolean> {
     const attempts = row.attempts + 1;
     try {
-      await this.transport!.sendMail({ from: this.config.mail.from, to: row.to, subject: row.subject, text: row.text, html: row.html });
+      await this.transport!.sendMail({
+        from: this.config.mail.from,
+        to: row.to,
+        subject: row.subject,
+        text: row.text,
+        html: row.html,
+        ...(row.replyTo ? { replyTo: row.replyTo } : {}),
+      });
       await this.database.db.update(mailOutbox).set({ sentAt: new Date(), attempts, lastError: null }).where(eq(mailOutbox.id, row.id));
       return true;
     } catch (error) {

@@ -8,6 +8,8 @@ export interface SunkMail {
   subject: string;
   text: string;
   html: string;
+  /** The Reply-To address, when the mail has one. */
+  replyTo?: string | undefined;
 }
 
 export interface SmtpSink {
@@ -106,7 +108,9 @@ function parseMail(raw: string): SunkMail {
   const bodies = { text: '', html: '' };
   collectBodies(raw, bodies);
   const to = (headers.get('to') ?? '').split(',').map((address) => (/<([^>]+)>/.exec(address)?.[1] ?? address).trim().toLowerCase());
-  return { to, subject: decodeWords(headers.get('subject') ?? ''), ...bodies };
+  const replyHeader = headers.get('reply-to');
+  const replyTo = replyHeader ? (/<([^>]+)>/.exec(replyHeader)?.[1] ?? replyHeader).trim().toLowerCase() : undefined;
+  return { to, subject: decodeWords(headers.get('subject') ?? ''), replyTo, ...bodies };
 }
 
 function splitEntity(raw: string): { headers: Map<string, string>; body: string } {

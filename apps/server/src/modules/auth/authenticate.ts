@@ -22,6 +22,11 @@ declare module 'fastify' {
     authenticate: AuthHook;
     /** preHandler: like `authenticate`, and the caller must be an admin, else 403. */
     requireAdmin: AuthHook;
+    /**
+     * The caller when the request carries a valid bearer token of an open session, else undefined:
+     * for calls anyone may make that do more for a signed-in customer (the support chat).
+     */
+    accountOf: (request: FastifyRequest) => Promise<Account | undefined>;
     /** Accounts: sign-up, login, codes, sessions (`app.auth.endSessions`), account mails. */
     auth: AuthService;
     /** Counts a call under each rule (shared through Redis when configured); 429 with Retry-After when over. */
@@ -44,15 +49,27 @@ const BEARER = /^Bearer\s+(\S+)$/i;
 export function registerAuthentication(app: FastifyInstance, sessions: SessionService, users: RoleLookup): void {
   app.decorateRequest('account', null as unknown as Account);
 
-  const authenticate: AuthHook = async (request) => {
+  /** The account a bearer token names; Unauthorized when there is none or it is not valid. */
+  const accountFor = async (request: FastifyRequest): Promise<Account> => {
     const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
     if (!token) throw new Unauthorized(accountMessages.authRequired);
     const claims = await sessions.claimsOf(token);
     // Asked together: every authenticated request waits for both.
     const [open, user] = await Promise.all([sessions.isOpen(claims), users.findById(claims.userId)]);
     if (!open || !user) throw new Unauthorized(accountMessages.sessionExpired);
-    request.account = { ...claims, role: user.role };
+    return { ...claims, role: user.role };
   };
+
+  const authenticate: AuthHook = async (request) => {
+    request.account = await accountFor(request);
+  };
+
+  // A stale or foreign token makes the caller anonymous rather than failing a call anyone may make.
+  const accountOf = (request: FastifyRequest): Promise<Account | undefined> =>
+    accountFor(request).catch((error: unknown) => {
+      if (error instanceof Unauthorized) return undefined;
+      throw error;
+    });
 
   const requireAdmin: AuthHook = async (request, reply) => {
     await authenticate(request, reply);
@@ -61,4 +78,5 @@ export function registerAuthentication(app: FastifyInstance, sessions: SessionSe
 
   app.decorate('authenticate', authenticate);
   app.decorate('requireAdmin', requireAdmin);
+  app.decorate('accountOf', accountOf);
 }

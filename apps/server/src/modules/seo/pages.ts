@@ -43,6 +43,12 @@ export const STATIC_PAGES: Record<string, Pick<PageHead, 'title' | 'description'
   },
   '/cart': { title: 'Cart · Keystore', description: 'Your cart at Keystore.', indexed: false, entry: 'src/features/cart/cart-page.tsx' },
   '/library': { title: 'Library · Keystore', description: 'Your purchased games and their keys.', indexed: false, entry: 'src/features/library/library-page.tsx' },
+  '/support': {
+    title: 'Support · Keystore',
+    description: 'Write to Keystore support or ask our AI assistant about refunds, delivery, payment and keys.',
+    indexed: true,
+    entry: 'src/features/support/support-page.tsx',
+  },
   '/profile': { title: 'Profile · Keystore', description: 'Your Keystore account.', indexed: false, entry: 'src/features/profile/profile-page.tsx' },
   '/confirm-email': {
     title: 'Confirm your email · Keystore',

@@ -39,6 +39,9 @@ describe('pages as the server sends them', () => {
     expect(store.body).toContain('<title>Store · Keystore</title>');
     expect(store.body).toContain('<meta property="og:url" content="https://shop.example/store" />');
     expect(store.body).not.toContain('<title>Default</title>');
+    const support = await t.app.inject({ url: '/support' });
+    expect(support.statusCode).toBe(200);
+    expect(support.body).toContain('<title>Support · Keystore</title>');
   });
 
   it('describes a game page as a product with JSON-LD', async () => {
