@@ -1,0 +1,86 @@
+// The live side of notifications: every instance LISTENs on one PostgreSQL channel and forwards each
+// announced notification to the server-sent-event streams connected to it (public ones to every
+// stream, personal ones to their owner's). Publishing only NOTIFYs, so the instance that created a
+// notification and every other instance sharing the database deliver it the same way.
+import type { ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import { NOTIFICATION_HEARTBEAT_SECONDS, type Notification } from '@keystore/contract';
+import type { Database } from '../../db/client.ts';
+
+export const NOTIFICATIONS_CHANNEL = 'notifications_created';
+
+/** What travels on the channel: the notification as its readers see it, and whose it is (null: everyone's). */
+export interface Announcement {
+  userId: string | null;
+  notification: Notification;
+}
+
+interface Subscriber {
+  /** null for a visitor: public notifications only. */
+  userId: string | null;
+  response: ServerResponse;
+}
+
+export class NotificationStreams {
+  private readonly subscribers = new Set<Subscriber>();
+  private stopListening: (() => Promise<void>) | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly database: Database;
+  private readonly log: FastifyBaseLogger;
+
+  constructor(database: Database, log: FastifyBaseLogger) {
+    this.database = database;
+    this.log = log;
+  }
+
+  /** Starts listening on the channel and the heartbeat (app onReady). */
+  async start(): Promise<void> {
+    this.stopListening = await this.database.listen(NOTIFICATIONS_CHANNEL, (payload) => this.deliver(payload));
+    // A comment line now and then: proxies and browsers drop a stream that stays silent too long.
+    this.heartbeat = setInterval(() => this.broadcast(':heartbeat\n\n', () => true), NOTIFICATION_HEARTBEAT_SECONDS * 1000);
+    this.heartbeat.unref();
+  }
+
+  /** Ends every stream and stops listening (app close: an open stream would keep the server from closing). */
+  async stop(): Promise<void> {
+    clearInterval(this.heartbeat);
+    for (const subscriber of this.subscribers) subscriber.response.end();
+    this.subscribers.clear();
+    await this.stopListening?.();
+    this.stopListening = undefined;
+  }
+
+  /** Announces a notification to every instance, this one included. */
+  announce(announcement: Announcement): Promise<void> {
+    return this.database.notify(NOTIFICATIONS_CHANNEL, JSON.stringify(announcement));
+  }
+
+  /** Keeps `response` (headers already sent) until the client goes away. */
+  subscribe(userId: string | null, response: ServerResponse): void {
+    const subscriber = { userId, response };
+    this.subscribers.add(subscriber);
+    response.on('close', () => this.subscribers.delete(subscriber));
+  }
+
+  get size(): number {
+    return this.subscribers.size;
+  }
+
+  private deliver(payload: string): void {
+    let announcement: Announcement;
+    try {
+      announcement = JSON.parse(payload) as Announcement;
+    } catch (error) {
+      this.log.error({ err: error }, 'unreadable notification announcement');
+      return;
+    }
+    const frame = `event: notification\nid: ${announcement.notification._id}\ndata: ${JSON.stringify(announcement.notification)}\n\n`;
+    this.broadcast(frame, (subscriber) => announcement.userId === null || announcement.userId === subscriber.userId);
+  }
+
+  private broadcast(frame: string, wants: (subscriber: Subscriber) => boolean): void {
+    for (const subscriber of this.subscribers) {
+      if (wants(subscriber) && !subscriber.response.writableEnded) subscriber.response.write(frame);
+    }
+  }
+}
