@@ -6,9 +6,8 @@
 // instant in epoch milliseconds. The server sends no display string: 'HH:MM DD.MM.YY' depends on the
 // reader's time zone, so the web app formats `rawTimestamp` in the browser (formatNotificationTime).
 import { z } from 'zod';
+// The collapsed count and the demo notifications live in constants.ts: the web app's header needs them without zod.
 
-/** Items shown while the dropdown is collapsed (SPEC §9). */
-export const NOTIFICATIONS_COLLAPSED_COUNT = 2;
 /** The newest this many notifications are listed; older ones are not shown. */
 export const NOTIFICATIONS_LIST_LIMIT = 50;
 export const NOTIFICATION_TITLE_MAX = 120;
@@ -85,27 +84,3 @@ export const notificationTexts = {
   }),
   news: (title: string) => ({ title: 'News', text: title }),
 } as const;
-
-/** SPEC §7: shown to visitors when the public list cannot be fetched (never stored on the server). */
-export const DEMO_NOTIFICATIONS: Notification[] = [
-  {
-    _id: 'demo-welcome',
-    title: 'Welcome to Keystore!',
-    text: 'Browse thousands of game keys and get yours delivered instantly to your library.',
-    generatedAt: '2026-01-01T09:00:00.000Z',
-    rawTimestamp: Date.parse('2026-01-01T09:00:00.000Z'),
-    isRead: false,
-    isPublic: true,
-    link: '/store',
-  },
-  {
-    _id: 'demo-support-hours',
-    title: 'Support hours',
-    text: 'Our support team answers from 10:00 to 22:00 UK time, usually within 24 hours.',
-    generatedAt: '2026-01-01T08:00:00.000Z',
-    rawTimestamp: Date.parse('2026-01-01T08:00:00.000Z'),
-    isRead: false,
-    isPublic: true,
-    link: '/support',
-  },
-];
