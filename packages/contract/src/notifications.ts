@@ -22,6 +22,7 @@ export const notificationMessages = {
   textRequired: 'Text is required',
   textTooLong: `Text cannot exceed ${NOTIFICATION_TEXT_MAX} characters`,
   streamAuthRequired: 'A token or a session id is required',
+  streamsBusy: 'Too many live connections. Please try again later.',
 } as const;
 
 /** SPEC §3 Notification. `link` is a page of the store the notification is about, or null. */

@@ -10,7 +10,7 @@ import {
   notificationSchema,
   notificationStreamQuerySchema,
 } from '@keystore/contract';
-import { Unauthorized } from '../../platform/errors.ts';
+import { HttpError, Unauthorized } from '../../platform/errors.ts';
 import type { NotificationsService } from './service.ts';
 
 const bearer = [{ bearerAuth: [] }];
@@ -93,13 +93,14 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
           'Authenticate with `Authorization: Bearer …` or `?token=`, or as a visitor with `x-session-id` or `?sessionId=` (public notifications only). ' +
           'Each notification is an event named `notification` whose data is a Notification; a comment line is sent every 25 s.',
         querystring: notificationStreamQuerySchema,
-        response: { 401: errorSchema },
+        response: { 401: errorSchema, 503: errorSchema },
       },
     },
     async (request, reply) => {
       const userId = request.headers.authorization ? request.account.userId : null;
       const sessionId = request.headers['x-session-id'] ?? request.query.sessionId;
       if (!userId && !sessionId) throw new Unauthorized(notificationMessages.streamAuthRequired);
+      if (notifications.streams.full) throw new HttpError(503, notificationMessages.streamsBusy, { 'Retry-After': '30' });
       // Taken over from Fastify: no serializer and no onSend hooks, so compression never buffers the stream.
       reply.hijack();
       // The headers other hooks set (helmet's) are kept.

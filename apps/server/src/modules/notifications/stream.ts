@@ -8,6 +8,8 @@ import { NOTIFICATION_HEARTBEAT_SECONDS, type Notification } from '@keystore/con
 import type { Database } from '../../db/client.ts';
 
 export const NOTIFICATIONS_CHANNEL = 'notifications_created';
+/** Open streams one instance keeps at most: each holds a socket, and visitors need no account to open one. */
+export const MAX_STREAMS = 10_000;
 
 /** What travels on the channel: the notification as its readers see it, and whose it is (null: everyone's). */
 export interface Announcement {
@@ -27,10 +29,12 @@ export class NotificationStreams {
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly database: Database;
   private readonly log: FastifyBaseLogger;
+  private readonly maxStreams: number;
 
-  constructor(database: Database, log: FastifyBaseLogger) {
+  constructor(database: Database, log: FastifyBaseLogger, maxStreams = MAX_STREAMS) {
     this.database = database;
     this.log = log;
+    this.maxStreams = maxStreams;
   }
 
   /** Starts listening on the channel and the heartbeat (app onReady). */
@@ -64,6 +68,11 @@ export class NotificationStreams {
 
   get size(): number {
     return this.subscribers.size;
+  }
+
+  /** Whether this instance takes no more streams (the route answers 503; EventSource retries by itself). */
+  get full(): boolean {
+    return this.subscribers.size >= this.maxStreams;
   }
 
   private deliver(payload: string): void {
