@@ -117,7 +117,8 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
         'x-accel-buffering': 'no',
       });
       reply.raw.write(': connected\n\n');
-      notifications.streams.subscribe(userId, reply.raw);
+      const { account } = request;
+      notifications.streams.subscribe(userId, reply.raw, userId ? () => app.auth.sessions.isOpen(account) : undefined);
     },
   );
 };

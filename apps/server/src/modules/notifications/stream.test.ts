@@ -58,6 +58,15 @@ describe('the notification stream', () => {
     expect(await visitor.next()).toMatchObject({ _id: announced._id });
   });
 
+  it('ends a stream whose session was ended instead of sending it a personal notification', async () => {
+    const owner = await t.buyer();
+    const stream = await open('/api/notifications/stream', owner.headers);
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: owner.headers })).statusCode).toBeLessThan(300);
+    await t.app.notifications.publish({ title: 'After logout', text: 'must not arrive', kind: 'admin', userId: owner.userId });
+    await expect(stream.next(1000)).rejects.toThrow('no notification arrived');
+    expect(stream.ended).toBe(true);
+  });
+
   it('forgets a stream whose client went away', async () => {
     const stream = await open('/api/notifications/stream?sessionId=leaving');
     const before = t.app.notifications.streams.size;

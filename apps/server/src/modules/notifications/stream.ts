@@ -21,6 +21,8 @@ interface Subscriber {
   /** null for a visitor: public notifications only. */
   userId: string | null;
   response: ServerResponse;
+  /** Whether the user's session is still open; asked before a personal notification goes out. */
+  sessionOpen?: (() => Promise<boolean>) | undefined;
 }
 
 export class NotificationStreams {
@@ -60,8 +62,8 @@ export class NotificationStreams {
   }
 
   /** Keeps `response` (headers already sent) until the client goes away. */
-  subscribe(userId: string | null, response: ServerResponse): void {
-    const subscriber = { userId, response };
+  subscribe(userId: string | null, response: ServerResponse, sessionOpen?: () => Promise<boolean>): void {
+    const subscriber = { userId, response, sessionOpen };
     this.subscribers.add(subscriber);
     response.on('close', () => this.subscribers.delete(subscriber));
   }
@@ -84,7 +86,20 @@ export class NotificationStreams {
       return;
     }
     const frame = `event: notification\nid: ${announcement.notification._id}\ndata: ${JSON.stringify(announcement.notification)}\n\n`;
-    this.broadcast(frame, (subscriber) => announcement.userId === null || announcement.userId === subscriber.userId);
+    const { userId } = announcement;
+    if (userId === null) return this.broadcast(frame, () => true);
+    // A personal notification goes only to streams whose session is still open: a stream outlives
+    // a logout or a password change until its browser closes it, and must not leak past them.
+    for (const subscriber of this.subscribers) {
+      if (subscriber.userId !== userId) continue;
+      void (subscriber.sessionOpen?.() ?? Promise.resolve(true))
+        .then((open) => {
+          if (!open) return subscriber.response.end();
+          if (!subscriber.response.writableEnded) subscriber.response.write(frame);
+          return undefined;
+        })
+        .catch((error: unknown) => this.log.error({ err: error }, 'could not check the session of a notification stream'));
+    }
   }
 
   private broadcast(frame: string, wants: (subscriber: Subscriber) => boolean): void {

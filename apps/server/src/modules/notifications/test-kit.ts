@@ -4,6 +4,8 @@ import type { Notification } from '@keystore/contract';
 export interface EventStream {
   status: number;
   headers: Headers;
+  /** Whether the server ended the stream. */
+  readonly ended: boolean;
   /** The next `notification` event, or an error after `timeoutMs`. */
   next(timeoutMs?: number): Promise<Notification>;
   close(): void;
@@ -15,6 +17,7 @@ export async function openEventStream(url: string, headers: Record<string, strin
   const response = await fetch(url, { headers: { accept: 'text/event-stream', 'accept-encoding': 'gzip', ...headers }, signal: abort.signal });
   const received: Notification[] = [];
   const waiting: Array<() => void> = [];
+  let ended = false;
   if (response.body && response.status === 200) {
     void (async () => {
       const decoder = new TextDecoder();
@@ -33,6 +36,7 @@ export async function openEventStream(url: string, headers: Record<string, strin
             waiting.splice(0).forEach((wake) => wake());
           }
         }
+        ended = true;
       } catch {
         // aborted by close()
       }
@@ -41,6 +45,9 @@ export async function openEventStream(url: string, headers: Record<string, strin
   return {
     status: response.status,
     headers: response.headers,
+    get ended() {
+      return ended;
+    },
     async next(timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length === 0) {
