@@ -18,8 +18,8 @@ import { newId } from '../../platform/ids.ts';
 import type { AccountEvents } from '../auth/service.ts';
 import type { OrderEvents } from '../orders/events.ts';
 import type { UsersService } from '../users/service.ts';
-import { insertNotification, markRead, notificationsOfUser, publicNotifications, visibleNotification, type NotificationRow } from './store.ts';
-import { NotificationStreams } from './stream.ts';
+import { insertAndNotify, markRead, notificationsOfUser, publicNotifications, visibleNotification, type NotificationRow } from './store.ts';
+import { NOTIFICATIONS_CHANNEL, NotificationStreams, type Announcement } from './stream.ts';
 
 export interface PublishInput {
   title: string;
@@ -52,7 +52,7 @@ export class NotificationsService implements OrderEvents, AccountEvents {
 
   /** Stores a notification and announces it live on every instance; answers it as its reader sees it. */
   async publish(input: PublishInput): Promise<Notification> {
-    const row = await insertNotification(this.db, {
+    const row: NotificationRow = {
       id: newId(),
       userId: input.userId ?? null,
       // Clipped so the announcement stays well inside PostgreSQL's 8000-byte NOTIFY payload.
@@ -60,14 +60,11 @@ export class NotificationsService implements OrderEvents, AccountEvents {
       text: input.text.slice(0, NOTIFICATION_TEXT_MAX),
       kind: input.kind,
       link: input.link ?? null,
-    });
+      createdAt: new Date(),
+    };
     const notification = toNotification(row, false);
-    try {
-      await this.streams.announce({ userId: row.userId, notification });
-    } catch (error) {
-      // The row is stored: readers see it at their next fetch even if the live push failed.
-      this.deps.log.error({ err: error, notificationId: row.id }, 'could not announce a notification');
-    }
+    const announcement: Announcement = { userId: row.userId, notification };
+    await insertAndNotify(this.db, row, NOTIFICATIONS_CHANNEL, JSON.stringify(announcement));
     return notification;
   }
 

@@ -6,9 +6,18 @@ import { notificationReads, notifications } from '../../db/schema.ts';
 export type NotificationRow = typeof notifications.$inferSelect;
 export type NotificationWithRead = NotificationRow & { isRead: boolean };
 
-export async function insertNotification(db: Db, row: typeof notifications.$inferInsert): Promise<NotificationRow> {
-  const [inserted] = await db.insert(notifications).values(row).returning();
-  return inserted!;
+/**
+ * Stores a notification and NOTIFYs `channel` with `payload` in one statement: one round trip on the
+ * paths that create them (a purchase among them), and the notice goes out only if the row is committed.
+ */
+export async function insertAndNotify(db: Db, row: NotificationRow, channel: string, payload: string): Promise<void> {
+  await db.execute(sql`
+    with inserted as (
+      insert into ${notifications} (id, user_id, title, text, kind, link, created_at)
+      values (${row.id}, ${row.userId}, ${row.title}, ${row.text}, ${row.kind}, ${row.link}, ${row.createdAt.toISOString()}::timestamptz)
+      returning id
+    )
+    select pg_notify(${channel}, ${payload}) from inserted`);
 }
 
 /** A user's list: public notifications, and their own created on or after `personalSince`, newest first. */

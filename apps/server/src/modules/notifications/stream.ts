@@ -1,7 +1,7 @@
 // The live side of notifications: every instance LISTENs on one PostgreSQL channel and forwards each
 // announced notification to the server-sent-event streams connected to it (public ones to every
-// stream, personal ones to their owner's). Publishing only NOTIFYs, so the instance that created a
-// notification and every other instance sharing the database deliver it the same way.
+// stream, personal ones to their owner's). Publishing only NOTIFYs (store.ts, insertAndNotify), so the
+// instance that created a notification and every other instance sharing the database deliver it the same way.
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { NOTIFICATION_HEARTBEAT_SECONDS, type Notification } from '@keystore/contract';
@@ -54,11 +54,6 @@ export class NotificationStreams {
     this.subscribers.clear();
     await this.stopListening?.();
     this.stopListening = undefined;
-  }
-
-  /** Announces a notification to every instance, this one included. */
-  announce(announcement: Announcement): Promise<void> {
-    return this.database.notify(NOTIFICATIONS_CHANNEL, JSON.stringify(announcement));
   }
 
   /** Keeps `response` (headers already sent) until the client goes away. */
