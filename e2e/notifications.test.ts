@@ -110,6 +110,8 @@ describe('notifications', () => {
     await panel.getByRole('button', { name: 'View All Notifications' }).click();
     expect(await panel.getByText('Order paid').isVisible()).toBe(true);
     expect(await panel.getByText('Keys delivered').isVisible()).toBe(true);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'notifications-buyer-1280');
     await panel.getByRole('button', { name: 'Read all' }).click();
     await expect.poll(() => bell(page).getAttribute('aria-label')).toBe('Notifications');
     // Saved on the server: once the calls are in, a reload still shows everything read.
@@ -117,6 +119,5 @@ describe('notifications', () => {
     await expect.poll(allRead).toBe(true);
     await page.reload();
     await expect.poll(() => bell(page).getAttribute('aria-label')).toBe('Notifications');
-    await screenshot(page, 'notifications-buyer-1280');
   });
 });
