@@ -20,7 +20,7 @@ export function readIds(): Set<string> {
 
 /** Adds ids to this visitor's read list. */
 export function rememberRead(ids: string[]): void {
-  const all = [...readIds(), ...ids.filter((id) => !readIds().has(id))].slice(-KEPT_IDS);
+  const all = [...new Set([...readIds(), ...ids])].slice(-KEPT_IDS);
   try {
     localStorage.setItem(storageKey(), JSON.stringify(all));
   } catch {
