@@ -17,6 +17,8 @@ import { LibraryService } from './modules/library/service.ts';
 import { OrderJobs } from './modules/orders/jobs.ts';
 import { ordersRoutes } from './modules/orders/routes.ts';
 import { OrdersService } from './modules/orders/service.ts';
+import { notificationsRoutes } from './modules/notifications/routes.ts';
+import { NotificationsService } from './modules/notifications/service.ts';
 import { registerPayments } from './modules/payments/plugin.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { UsersService } from './modules/users/service.ts';
@@ -34,6 +36,7 @@ declare module 'fastify' {
     catalog: CatalogService;
     database: Database;
     mailer: Mailer;
+    notifications: NotificationsService;
     orders: OrdersService;
     orderJobs: OrderJobs;
   }
@@ -116,14 +119,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => mailer.stop());
   if (!config.production && mailer.devOutbox) await app.register(devMailRoutes, { mailer });
   const users = new UsersService(database, config);
-  await registerAuth(app, { config, database, users, mailer });
+  // Made before the modules whose events it turns into personal notifications (auth, orders).
+  const notifications = new NotificationsService({ database, users, log: app.log });
+  app.decorate('notifications', notifications);
+  app.addHook('onReady', () => notifications.streams.start());
+  // preClose, not onClose: an open event stream would keep the HTTP server from closing.
+  app.addHook('preClose', () => notifications.streams.stop());
+  app.addHook('onClose', () => notifications.drain());
+  await registerAuth(app, { config, database, users, mailer, events: notifications });
   // Uploads stream through busboy with these ceilings (the largest file the store takes: an avatar);
   // a bigger file is cut off while it arrives, never buffered whole.
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 } });
   await app.register(usersRoutes, { users });
 
   const library = new LibraryService(database, catalog, config.secrets.keyEncryption);
-  const orders = new OrdersService({ database, config, library, users, mailer, supplier, log: app.log });
+  const orders = new OrdersService({ database, config, library, users, mailer, supplier, log: app.log, events: notifications });
   users.usePurchaseStats(orders);
   app.decorate('orders', orders);
   await registerPayments(app, { config, database, orders });
@@ -131,6 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(libraryRoutes, { library });
   const support = new SupportService({ database, config, mailer, orders, ai: aiFromConfig(config), log: app.log });
   await app.register(supportRoutes, { support });
+  await app.register(notificationsRoutes, { notifications });
   const orderJobs = new OrderJobs(database, orders, app.log);
   app.decorate('orderJobs', orderJobs);
   app.addHook('onReady', () => orderJobs.start());

@@ -2,6 +2,7 @@
  * Business constants shared by the server and the web app (SPEC.md §9, DESIGN.md §4).
  * Both sides import them from here; nobody re-declares them.
  */
+import type { Notification } from './notifications.ts';
 
 export const STORE_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -191,3 +192,30 @@ export const SUPPORT_TITLE_MAX_LENGTH = 150;
 export const CHAT_CONTEXT_MESSAGES = 10;
 /** How long one earlier chat message may be (bot answers run longer than the 450 a customer may type). */
 export const CHAT_CONTEXT_TEXT_MAX_LENGTH = 4000;
+
+/** Notifications shown while the dropdown is collapsed (SPEC §9). */
+export const NOTIFICATIONS_COLLAPSED_COUNT = 2;
+
+/** SPEC §7: shown to visitors when the public list cannot be fetched (never stored on the server). */
+export const DEMO_NOTIFICATIONS: readonly Notification[] = [
+  {
+    _id: 'demo-welcome',
+    title: 'Welcome to Keystore!',
+    text: 'Browse thousands of game keys and get yours delivered instantly to your library.',
+    generatedAt: '2026-01-01T09:00:00.000Z',
+    rawTimestamp: Date.parse('2026-01-01T09:00:00.000Z'),
+    isRead: false,
+    isPublic: true,
+    link: '/store',
+  },
+  {
+    _id: 'demo-support-hours',
+    title: 'Support hours',
+    text: 'Our support team answers from 10:00 to 22:00 UK time, usually within 24 hours.',
+    generatedAt: '2026-01-01T08:00:00.000Z',
+    rawTimestamp: Date.parse('2026-01-01T08:00:00.000Z'),
+    isRead: false,
+    isPublic: true,
+    link: '/support',
+  },
+];

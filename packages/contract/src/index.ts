@@ -10,3 +10,4 @@ export * from './payment-rules.ts';
 export * from './orders.ts';
 export * from './support-rules.ts';
 export * from './support.ts';
+export * from './notifications.ts';

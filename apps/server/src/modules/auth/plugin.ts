@@ -8,7 +8,7 @@ import { ensureAdmin } from './admin.ts';
 import { registerAuthentication } from './authenticate.ts';
 import { enforce } from './limits.ts';
 import { authRoutes } from './routes.ts';
-import { AuthService } from './service.ts';
+import { AuthService, type AccountEvents } from './service.ts';
 
 /**
  * Accounts on the root app: `app.auth`, `app.authenticate`, `app.requireAdmin` and `app.rateLimit` for every module,
@@ -16,9 +16,9 @@ import { AuthService } from './service.ts';
  */
 export async function registerAuth(
   app: FastifyInstance,
-  { config, database, users, mailer }: { config: Config; database: Database; users: UsersService; mailer: Mailer },
+  { config, database, users, mailer, events }: { config: Config; database: Database; users: UsersService; mailer: Mailer; events?: AccountEvents },
 ): Promise<AuthService> {
-  const auth = new AuthService(database, config, users, mailer);
+  const auth = new AuthService(database, config, users, mailer, events);
   const limiter = new RateLimiter({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, scale: config.rateLimitScale, log: app.log });
   app.decorate('auth', auth);
   // One limiter (one Redis connection) for the whole app: other modules count their calls through it.

@@ -29,6 +29,12 @@ export interface Device {
   userAgent: string | undefined;
 }
 
+/** What the auth module tells the rest of the app (the app wires notifications here); called after the fact, never awaited. */
+export interface AccountEvents {
+  passwordChanged(userId: string): void;
+  newDeviceLogin(userId: string, ip: string): void;
+}
+
 const codeMessages: Record<Exclude<Consumed, { ok: true }>['reason'], string> = {
   invalid: accountMessages.codeInvalid,
   expired: accountMessages.codeExpired,
@@ -42,8 +48,10 @@ export class AuthService {
   private readonly database: Database;
   private readonly users: UsersService;
   private readonly mailer: Mailer;
+  private readonly events: AccountEvents | undefined;
 
-  constructor(database: Database, config: Config, users: UsersService, mailer: Mailer) {
+  constructor(database: Database, config: Config, users: UsersService, mailer: Mailer, events?: AccountEvents) {
+    this.events = events;
     this.database = database;
     this.users = users;
     this.mailer = mailer;
@@ -112,6 +120,7 @@ export class AuthService {
     if (!user.emailVerifiedAt) throw new Forbidden(accountMessages.verifyEmailFirst);
     if (!(await isTrustedIp(this.database.db, user.id, device.ip))) {
       await this.sendNewDeviceCode(user, device.ip);
+      this.events?.newDeviceLogin(user.id, device.ip);
       return { twoFactorRequired: true, message: accountMessages.newDeviceCodeSent };
     }
     return this.openSession(user, device);
@@ -178,7 +187,8 @@ export class AuthService {
   }
 
   /** Tells the owner their password was changed (after a reset or a change in the profile). */
-  notifyPasswordChanged(user: { email: string; username: string }): Promise<void> {
+  notifyPasswordChanged(user: { id: string; email: string; username: string }): Promise<void> {
+    this.events?.passwordChanged(user.id);
     return this.mailer.send(passwordChangedMail(this.mailContext, user));
   }
 

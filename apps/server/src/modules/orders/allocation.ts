@@ -11,6 +11,7 @@ import type { Mailer } from '../../platform/mailer.ts';
 import type { Supplier, SupplierKey } from '../catalog/supplier/supplier.ts';
 import type { DeliveredKey, LibraryService } from '../library/service.ts';
 import type { UsersService } from '../users/service.ts';
+import type { OrderEvents } from './events.ts';
 import { deliveryDelayedMail, receiptMail, type Recipient } from './mails.ts';
 import { claimDelayNotice, claimForAllocation, linesOfOrder, lockOrderForDelivery, markDelivered, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
 
@@ -30,6 +31,7 @@ export interface AllocatorDeps {
   mailer: Mailer;
   mailContext: MailContext;
   log: FastifyBaseLogger;
+  events?: OrderEvents | undefined;
 }
 
 export class KeyAllocator {
@@ -132,6 +134,7 @@ export class KeyAllocator {
     }
     // The receipt is written after the answer: the buyer waits for the keys, not for the mail.
     this.track(this.mail(order, (to) => receiptMail(this.deps.mailContext, to, order, lines, keys)));
+    this.deps.events?.keysDelivered(order, wanted);
     return 'delivered';
   }
 

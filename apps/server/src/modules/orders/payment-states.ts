@@ -9,6 +9,7 @@ import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
 import type { LibraryService } from '../library/service.ts';
 import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport, ReceivedAmount } from '../payments/provider.ts';
 import type { KeyAllocator } from './allocation.ts';
+import type { OrderEvents } from './events.ts';
 import { findOrder, linesOf, lockOrder, payAwaitingOrder, reserveStock, returnStock, transition, updateOrder, type OrderRow } from './store.ts';
 
 /** How long the paying request waits for the keys before answering "on their way". */
@@ -22,6 +23,7 @@ export interface PaymentStatesDeps {
   library: LibraryService;
   allocator: KeyAllocator;
   log: FastifyBaseLogger;
+  events?: OrderEvents | undefined;
 }
 
 export class PaymentStates implements PaymentOutcomes {
@@ -64,24 +66,26 @@ export class PaymentStates implements PaymentOutcomes {
       ...(payment.providerRef ? { providerRef: payment.providerRef } : {}),
     };
     // The usual case in one statement: an order awaiting payment, whose stock is reserved, is paid.
-    let newlyPaid = await payAwaitingOrder(this.db, orderId, { providerRef: payment.providerRef ?? null, graceSeconds: RETRY_GRACE_MS / 1000 });
-    if (!newlyPaid) {
+    let paidOrder = await payAwaitingOrder(this.db, orderId, { providerRef: payment.providerRef ?? null, graceSeconds: RETRY_GRACE_MS / 1000 });
+    if (!paidOrder) {
       try {
-        newlyPaid = await this.db.transaction(async (tx) => {
+        paidOrder = await this.db.transaction(async (tx) => {
           const order = await lockOrder(tx, orderId);
           if (!order) throw new NotFound(orderMessages.orderNotFound);
-          if (order.status === 'Paid' || order.status === 'Refunded') return false;
+          if (order.status === 'Paid' || order.status === 'Refunded') return undefined;
           // Money for an order that had lapsed: its keys went back on the shelf and must be taken again.
           if (order.status !== 'Awaiting payment') await reserveStock(tx, await linesOf(tx, [orderId]));
           await updateOrder(tx, orderId, paid);
-          return true;
+          return order;
         });
       } catch (error) {
         if (!(error instanceof Conflict)) throw error;
         return this.refundUnservable(orderId, payment.providerRef);
       }
     }
-    if (newlyPaid) {
+    const newlyPaid = paidOrder !== undefined;
+    if (paidOrder) {
+      this.deps.events?.orderPaid(paidOrder);
       if (this.deps.config.fault === 'crash-after-payment') {
         this.deps.log.fatal({ orderId }, 'KEYSTORE_FAULT=crash-after-payment: killing the process after the payment commit');
         process.kill(process.pid, 'SIGKILL');
@@ -140,12 +144,14 @@ export class PaymentStates implements PaymentOutcomes {
 
   /** Ends an unpaid order (declined, lapsed, or no checkout) and puts its stock back; any other state is left alone. */
   async closeUnpaid(orderId: string, status: 'Declined' | 'Expired', reason: string | null): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    const closed = await this.db.transaction(async (tx) => {
       const order = await lockOrder(tx, orderId);
-      if (!order || order.status !== 'Awaiting payment') return;
+      if (!order || order.status !== 'Awaiting payment') return undefined;
       await updateOrder(tx, orderId, { status, deliveryStatus: 'Not delivered', declineReason: reason });
       await returnStock(tx, await linesOf(tx, [orderId]));
+      return order;
     });
+    if (closed && status === 'Declined') this.deps.events?.paymentDeclined(closed, reason);
   }
 
   /**

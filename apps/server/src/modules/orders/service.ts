@@ -19,6 +19,7 @@ import type { LibraryService } from '../library/service.ts';
 import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport } from '../payments/provider.ts';
 import type { PurchaseStats, PurchaseSummary, UsersService } from '../users/service.ts';
 import { KeyAllocator } from './allocation.ts';
+import type { OrderEvents } from './events.ts';
 import { PaymentStates } from './payment-states.ts';
 import {
   expireDueOrders,
@@ -44,6 +45,8 @@ export interface OrdersDeps {
   mailer: Mailer;
   supplier: Supplier;
   log: FastifyBaseLogger;
+  /** Told when an order is paid, delivered or declined (the app wires notifications here). */
+  events?: OrderEvents | undefined;
 }
 
 /**
@@ -67,8 +70,16 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       mailer: deps.mailer,
       mailContext: { publicUrl: deps.config.publicUrl, supportEmail: deps.config.mail.supportEmail },
       log: deps.log,
+      events: deps.events,
     });
-    this.payments = new PaymentStates({ database: deps.database, config: deps.config, library: deps.library, allocator: this.allocator, log: deps.log });
+    this.payments = new PaymentStates({
+      database: deps.database,
+      config: deps.config,
+      library: deps.library,
+      allocator: this.allocator,
+      log: deps.log,
+      events: deps.events,
+    });
   }
 
   /** The providers orders can be paid and refunded through; new orders go to the configured one. */

@@ -144,16 +144,20 @@ const payAwaiting = preparedOnce((db) =>
       providerRef: sql`coalesce(${sql.placeholder('providerRef')}, ${orders.providerRef})`,
     })
     .where(and(eq(orders.id, sql.placeholder('id')), eq(orders.status, 'Awaiting payment')))
-    .returning({ id: orders.id })
+    .returning({ id: orders.id, userId: orders.userId, amountCents: orders.amountCents, currency: orders.currency })
     .prepare('pay_awaiting_order'),
 );
 
 /**
  * The usual payment in one statement: an order awaiting payment becomes Paid, its first allocation
- * retry due after `graceSeconds`. Answers false when the order was not awaiting payment.
+ * retry due after `graceSeconds`. Answers the paid order, or undefined when it was not awaiting payment.
  */
-export async function payAwaitingOrder(db: Db, id: string, payment: { providerRef: string | null; graceSeconds: number }): Promise<boolean> {
-  return (await payAwaiting(db).execute({ id, ...payment })).length > 0;
+export async function payAwaitingOrder(
+  db: Db,
+  id: string,
+  payment: { providerRef: string | null; graceSeconds: number },
+): Promise<Pick<OrderRow, 'id' | 'userId' | 'amountCents' | 'currency'> | undefined> {
+  return (await payAwaiting(db).execute({ id, ...payment }))[0];
 }
 
 export async function updateOrder(db: Db, id: string, set: Partial<OrderRow>): Promise<void> {

@@ -4,6 +4,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import type { CreateOrderAnswer, Order, TestPaymentRequest } from '@keystore/contract';
+import type { Database } from '../../db/client.ts';
 import { games, mailOutbox } from '../../db/schema.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
@@ -39,8 +40,14 @@ export interface OrdersTestApp extends TestApp {
 
 let counter = 0;
 
-export async function ordersTestApp(options: { env?: Record<string, string>; supplier?: Supplier; sync?: boolean } = {}): Promise<OrdersTestApp> {
-  const t = await buildTestApp({ env: options.env ?? {}, ...(options.supplier ? { supplier: options.supplier } : {}) });
+export async function ordersTestApp(
+  options: { env?: Record<string, string>; supplier?: Supplier; sync?: boolean; database?: Database } = {},
+): Promise<OrdersTestApp> {
+  const t = await buildTestApp({
+    env: options.env ?? {},
+    ...(options.supplier ? { supplier: options.supplier } : {}),
+    ...(options.database ? { database: options.database } : {}),
+  });
   if (options.sync ?? true) await t.app.catalog.syncNow();
   const users = new UsersService(t.database, t.config);
   const sessions = new SessionService(t.database, t.config.secrets.jwt);

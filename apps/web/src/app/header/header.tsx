@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { NotificationBell } from '../../features/notifications/notification-bell.tsx';
 import { useCart } from '../../lib/cart.ts';
 import { CartIcon, CloseIcon, SearchIcon } from '../../ui/icons.tsx';
 import { CatalogMenu } from './catalog-menu.tsx';
 import { SearchBox } from './search-box.tsx';
 import styles from './header.module.css';
 
-/** Logo, catalogue menu, search (a toggle on phones) and the cart with its item count. */
+/** Logo, catalogue menu, search (a toggle on phones), the notifications bell and the cart with its item count. */
 export function Header() {
   const { totalItems } = useCart();
   const [searching, setSearching] = useState(false);
@@ -30,6 +31,7 @@ export function Header() {
         >
           {searching ? <CloseIcon /> : <SearchIcon />}
         </button>
+        <NotificationBell />
         <Link to="/cart" className={styles.cart} aria-label={`Cart, ${totalItems} ${totalItems === 1 ? 'item' : 'items'}`}>
           <CartIcon />
           {totalItems > 0 && <span className={styles.badge}>{totalItems > 99 ? '99+' : totalItems}</span>}

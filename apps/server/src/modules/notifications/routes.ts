@@ -1,0 +1,124 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminNotificationRequestSchema,
+  errorSchema,
+  notificationIdParamsSchema,
+  notificationListSchema,
+  notificationMessages,
+  notificationSchema,
+  notificationStreamQuerySchema,
+} from '@keystore/contract';
+import { HttpError, Unauthorized } from '../../platform/errors.ts';
+import type { NotificationsService } from './service.ts';
+
+const bearer = [{ bearerAuth: [] }];
+
+/** The notification calls of SPEC §7, the admin's public notification, and the live stream (DESIGN §4). */
+export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: NotificationsService }> = async (app, { notifications }) => {
+  app.get(
+    '/api/notifications',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['notifications'],
+        summary: 'Public notifications and the caller’s own since the account was created, newest first (at most 50)',
+        security: bearer,
+        response: { 200: notificationListSchema, 401: errorSchema },
+      },
+    },
+    async (request) => notifications.listFor(request.account.userId),
+  );
+
+  app.get(
+    '/api/notifications/public',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary: 'Public notifications for visitors, newest first (at most 50); visitors keep their read state in the browser',
+        response: { 200: notificationListSchema },
+      },
+    },
+    async () => notifications.listPublic(),
+  );
+
+  app.post(
+    '/api/notifications/mark-read/:id',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['notifications'],
+        summary: 'Marks one notification read for the caller; repeating it changes nothing',
+        security: bearer,
+        params: notificationIdParamsSchema,
+        response: { 204: z.null(), 401: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      await notifications.markRead(request.account.userId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/admin/notifications',
+    {
+      preHandler: app.requireAdmin,
+      schema: {
+        tags: ['notifications', 'admin'],
+        summary: 'Publishes a public notification (admins only)',
+        security: bearer,
+        body: adminNotificationRequestSchema,
+        response: { 201: notificationSchema, 400: errorSchema, 401: errorSchema, 403: errorSchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await notifications.publish({ ...request.body, kind: 'admin' })),
+  );
+
+  app.get(
+    '/api/notifications/stream',
+    {
+      // The browser's EventSource cannot set headers, so the token or the visitor's session id may
+      // also come in the query string; a header, when present, wins.
+      preHandler: async (request, reply) => {
+        const { token } = request.query as z.infer<typeof notificationStreamQuerySchema>;
+        if (!request.headers.authorization && token) request.headers.authorization = `Bearer ${token}`;
+        if (request.headers.authorization) await app.authenticate(request, reply);
+      },
+      schema: {
+        tags: ['notifications'],
+        summary: 'Server-sent events: each notification the caller may see, as it is created (bearer token, or a visitor’s session id)',
+        description:
+          'Authenticate with `Authorization: Bearer …` or `?token=`, or as a visitor with `x-session-id` or `?sessionId=` (public notifications only). ' +
+          'Each notification is an event named `notification` whose data is a Notification; a comment line is sent every 25 s.',
+        querystring: notificationStreamQuerySchema,
+        response: { 401: errorSchema, 503: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const userId = request.headers.authorization ? request.account.userId : null;
+      const sessionId = request.headers['x-session-id'] ?? request.query.sessionId;
+      if (!userId && !sessionId) throw new Unauthorized(notificationMessages.streamAuthRequired);
+      if (notifications.streams.full) throw new HttpError(503, notificationMessages.streamsBusy, { 'Retry-After': '30' });
+      // Taken over from Fastify: no serializer and no onSend hooks, so compression never buffers the stream.
+      reply.hijack();
+      // The headers other hooks set (helmet's) are kept.
+      const headers: OutgoingHttpHeaders = {};
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined && name !== 'content-length') headers[name] = typeof value === 'number' ? String(value) : value;
+      }
+      reply.raw.writeHead(200, {
+        ...headers,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        // Tells nginx-like proxies not to buffer the events.
+        'x-accel-buffering': 'no',
+      });
+      reply.raw.write(': connected\n\n');
+      const { account } = request;
+      notifications.streams.subscribe(userId, reply.raw, userId ? () => app.auth.sessions.isOpen(account) : undefined);
+    },
+  );
+};

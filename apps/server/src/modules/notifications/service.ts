@@ -1,0 +1,144 @@
+// Notifications (issue 6): public ones (an admin's, one per published news item) and personal ones
+// made by events of the orders and auth modules, which reach this service only through the listener
+// interfaces they declare (OrderEvents, AccountEvents), wired in app.ts.
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  accountMessages,
+  NOTIFICATION_TEXT_MAX,
+  NOTIFICATION_TITLE_MAX,
+  NOTIFICATIONS_LIST_LIMIT,
+  notificationMessages,
+  notificationTexts,
+  type Notification,
+  type NotificationKind,
+} from '@keystore/contract';
+import type { Database } from '../../db/client.ts';
+import { NotFound, Unauthorized } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { AccountEvents } from '../auth/service.ts';
+import type { OrderEvents } from '../orders/events.ts';
+import type { UsersService } from '../users/service.ts';
+import { insertAndNotify, markRead, notificationsOfUser, publicNotifications, visibleNotification, type NotificationRow } from './store.ts';
+import { NOTIFICATIONS_CHANNEL, NotificationStreams, type Announcement } from './stream.ts';
+
+export interface PublishInput {
+  title: string;
+  text: string;
+  kind: NotificationKind;
+  link?: string | null;
+  /** The owner of a personal notification; without it the notification is public. */
+  userId?: string | null;
+}
+
+export interface NotificationsDeps {
+  database: Database;
+  users: Pick<UsersService, 'findById'>;
+  log: FastifyBaseLogger;
+}
+
+export class NotificationsService implements OrderEvents, AccountEvents {
+  readonly streams: NotificationStreams;
+  private readonly deps: NotificationsDeps;
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(deps: NotificationsDeps) {
+    this.deps = deps;
+    this.streams = new NotificationStreams(deps.database, deps.log);
+  }
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  /** Stores a notification and announces it live on every instance; answers it as its reader sees it. */
+  async publish(input: PublishInput): Promise<Notification> {
+    const row: NotificationRow = {
+      id: newId(),
+      userId: input.userId ?? null,
+      // Clipped so the announcement stays well inside PostgreSQL's 8000-byte NOTIFY payload.
+      title: input.title.slice(0, NOTIFICATION_TITLE_MAX),
+      text: input.text.slice(0, NOTIFICATION_TEXT_MAX),
+      kind: input.kind,
+      link: input.link ?? null,
+      createdAt: new Date(),
+    };
+    const notification = toNotification(row, false);
+    const announcement: Announcement = { userId: row.userId, notification };
+    await insertAndNotify(this.db, row, NOTIFICATIONS_CHANNEL, JSON.stringify(announcement));
+    return notification;
+  }
+
+  /** The hook for the news module: one public notification per published news item, linking to it. */
+  newsPublished(news: { id: string; title: string; content?: string }): Promise<Notification> {
+    return this.publish({ ...notificationTexts.news(news.title), kind: 'news', link: `/news/${news.id}` });
+  }
+
+  /** A signed-in user's list: public ones and their own since the account was created, newest first. */
+  async listFor(userId: string): Promise<Notification[]> {
+    const user = await this.deps.users.findById(userId);
+    if (!user) throw new Unauthorized(accountMessages.sessionExpired);
+    const rows = await notificationsOfUser(this.db, userId, user.createdAt, NOTIFICATIONS_LIST_LIMIT);
+    return rows.map((row) => toNotification(row, row.isRead));
+  }
+
+  /** The public list for visitors; read state lives in their browser. */
+  async listPublic(): Promise<Notification[]> {
+    return (await publicNotifications(this.db, NOTIFICATIONS_LIST_LIMIT)).map((row) => toNotification(row, false));
+  }
+
+  /** Marks one notification read for the user; 404 for one they cannot see. Repeating it changes nothing. */
+  async markRead(userId: string, id: string): Promise<void> {
+    if (!(await visibleNotification(this.db, id, userId))) throw new NotFound(notificationMessages.notFound);
+    await markRead(this.db, userId, id);
+  }
+
+  /** Waits for the notifications events are still writing (tests, shutdown). */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  orderPaid(order: { id: string; userId: string | null; amountCents: number; currency: string }): void {
+    const amount = new Intl.NumberFormat('en-IE', { style: 'currency', currency: order.currency.toUpperCase() }).format(order.amountCents / 100);
+    this.personal(order.userId, 'order-paid', notificationTexts.orderPaid(amount), '/library');
+  }
+
+  keysDelivered(order: { id: string; userId: string | null }, keyCount: number): void {
+    this.personal(order.userId, 'keys-delivered', notificationTexts.keysDelivered(keyCount), '/library');
+  }
+
+  paymentDeclined(order: { id: string; userId: string | null }, reason: string | null): void {
+    this.personal(order.userId, 'payment-declined', notificationTexts.paymentDeclined(reason), '/profile');
+  }
+
+  passwordChanged(userId: string): void {
+    this.personal(userId, 'password-changed', notificationTexts.passwordChanged, '/profile');
+  }
+
+  newDeviceLogin(userId: string, ip: string): void {
+    this.personal(userId, 'new-device', notificationTexts.newDevice(ip), null);
+  }
+
+  /** An event's notification, written after the caller's answer (one insert and one NOTIFY), tracked for drain. */
+  private personal(userId: string | null, kind: NotificationKind, texts: { title: string; text: string }, link: string | null): void {
+    if (!userId) return;
+    const work = this.publish({ ...texts, kind, link, userId }).catch((error: unknown) => {
+      this.deps.log.error({ err: error, userId, kind }, 'could not write a notification');
+    });
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+}
+
+/** A row as SPEC §3 Notification. */
+export function toNotification(row: NotificationRow, isRead: boolean): Notification {
+  return {
+    _id: row.id,
+    title: row.title,
+    text: row.text,
+    generatedAt: row.createdAt.toISOString(),
+    rawTimestamp: row.createdAt.getTime(),
+    isRead,
+    isPublic: row.userId === null,
+    link: row.link,
+  };
+}

@@ -1,0 +1,105 @@
+// The live side of notifications: every instance LISTENs on one PostgreSQL channel and forwards each
+// announced notification to the server-sent-event streams connected to it (public ones to every
+// stream, personal ones to their owner's). Publishing only NOTIFYs (store.ts, insertAndNotify), so the
+// instance that created a notification and every other instance sharing the database deliver it the same way.
+import type { ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import { NOTIFICATION_HEARTBEAT_SECONDS, type Notification } from '@keystore/contract';
+import type { Database } from '../../db/client.ts';
+
+export const NOTIFICATIONS_CHANNEL = 'notifications_created';
+/** Open streams one instance keeps at most: each holds a socket, and visitors need no account to open one. */
+export const MAX_STREAMS = 10_000;
+
+/** What travels on the channel: the notification as its readers see it, and whose it is (null: everyone's). */
+export interface Announcement {
+  userId: string | null;
+  notification: Notification;
+}
+
+interface Subscriber {
+  /** null for a visitor: public notifications only. */
+  userId: string | null;
+  response: ServerResponse;
+  /** Whether the user's session is still open; asked before a personal notification goes out. */
+  sessionOpen?: (() => Promise<boolean>) | undefined;
+}
+
+export class NotificationStreams {
+  private readonly subscribers = new Set<Subscriber>();
+  private stopListening: (() => Promise<void>) | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly database: Database;
+  private readonly log: FastifyBaseLogger;
+  private readonly maxStreams: number;
+
+  constructor(database: Database, log: FastifyBaseLogger, maxStreams = MAX_STREAMS) {
+    this.database = database;
+    this.log = log;
+    this.maxStreams = maxStreams;
+  }
+
+  /** Starts listening on the channel and the heartbeat (app onReady). */
+  async start(): Promise<void> {
+    this.stopListening = await this.database.listen(NOTIFICATIONS_CHANNEL, (payload) => this.deliver(payload));
+    // A comment line now and then: proxies and browsers drop a stream that stays silent too long.
+    this.heartbeat = setInterval(() => this.broadcast(':heartbeat\n\n', () => true), NOTIFICATION_HEARTBEAT_SECONDS * 1000);
+    this.heartbeat.unref();
+  }
+
+  /** Ends every stream and stops listening (app close: an open stream would keep the server from closing). */
+  async stop(): Promise<void> {
+    clearInterval(this.heartbeat);
+    for (const subscriber of this.subscribers) subscriber.response.end();
+    this.subscribers.clear();
+    await this.stopListening?.();
+    this.stopListening = undefined;
+  }
+
+  /** Keeps `response` (headers already sent) until the client goes away. */
+  subscribe(userId: string | null, response: ServerResponse, sessionOpen?: () => Promise<boolean>): void {
+    const subscriber = { userId, response, sessionOpen };
+    this.subscribers.add(subscriber);
+    response.on('close', () => this.subscribers.delete(subscriber));
+  }
+
+  get size(): number {
+    return this.subscribers.size;
+  }
+
+  /** Whether this instance takes no more streams (the route answers 503; EventSource retries by itself). */
+  get full(): boolean {
+    return this.subscribers.size >= this.maxStreams;
+  }
+
+  private deliver(payload: string): void {
+    let announcement: Announcement;
+    try {
+      announcement = JSON.parse(payload) as Announcement;
+    } catch (error) {
+      this.log.error({ err: error }, 'unreadable notification announcement');
+      return;
+    }
+    const frame = `event: notification\nid: ${announcement.notification._id}\ndata: ${JSON.stringify(announcement.notification)}\n\n`;
+    const { userId } = announcement;
+    if (userId === null) return this.broadcast(frame, () => true);
+    // A personal notification goes only to streams whose session is still open: a stream outlives
+    // a logout or a password change until its browser closes it, and must not leak past them.
+    for (const subscriber of this.subscribers) {
+      if (subscriber.userId !== userId) continue;
+      void (subscriber.sessionOpen?.() ?? Promise.resolve(true))
+        .then((open) => {
+          if (!open) return subscriber.response.end();
+          if (!subscriber.response.writableEnded) subscriber.response.write(frame);
+          return undefined;
+        })
+        .catch((error: unknown) => this.log.error({ err: error }, 'could not check the session of a notification stream'));
+    }
+  }
+
+  private broadcast(frame: string, wants: (subscriber: Subscriber) => boolean): void {
+    for (const subscriber of this.subscribers) {
+      if (wants(subscriber) && !subscriber.response.writableEnded) subscriber.response.write(frame);
+    }
+  }
+}
