@@ -13,6 +13,9 @@ import { CatalogService, supplierFromConfig, type CatalogOptions } from './modul
 import { registerAuth } from './modules/auth/plugin.ts';
 import { devMailRoutes } from './modules/dev-mail/routes.ts';
 import { libraryRoutes } from './modules/library/routes.ts';
+import { aiFromConfig } from './modules/ai/provider.ts';
+import { newsRoutes } from './modules/news/routes.ts';
+import { NewsService } from './modules/news/service.ts';
 import { LibraryService } from './modules/library/service.ts';
 import { OrderJobs } from './modules/orders/jobs.ts';
 import { ordersRoutes } from './modules/orders/routes.ts';
@@ -31,6 +34,7 @@ declare module 'fastify' {
     catalog: CatalogService;
     database: Database;
     mailer: Mailer;
+    news: NewsService;
     orders: OrdersService;
     orderJobs: OrderJobs;
   }
@@ -126,6 +130,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerPayments(app, { config, database, orders });
   await app.register(ordersRoutes, { orders });
   await app.register(libraryRoutes, { library });
+  // The notifications module announces each published item through `onPublished`.
+  const news = new NewsService({ database, dataDir: config.dataDir, catalog, ai: aiFromConfig(config), log: app.log });
+  app.decorate('news', news);
+  await app.register(newsRoutes, { news });
   const orderJobs = new OrderJobs(database, orders, app.log);
   app.decorate('orderJobs', orderJobs);
   app.addHook('onReady', () => orderJobs.start());

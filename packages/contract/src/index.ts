@@ -8,3 +8,4 @@ export * from './email-domains.ts';
 export * from './accounts.ts';
 export * from './payment-rules.ts';
 export * from './orders.ts';
+export * from './news.ts';

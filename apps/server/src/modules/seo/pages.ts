@@ -44,6 +44,8 @@ export const STATIC_PAGES: Record<string, Pick<PageHead, 'title' | 'description'
   '/cart': { title: 'Cart · Keystore', description: 'Your cart at Keystore.', indexed: false, entry: 'src/features/cart/cart-page.tsx' },
   '/library': { title: 'Library · Keystore', description: 'Your purchased games and their keys.', indexed: false, entry: 'src/features/library/library-page.tsx' },
   '/profile': { title: 'Profile · Keystore', description: 'Your Keystore account.', indexed: false, entry: 'src/features/profile/profile-page.tsx' },
+  '/news': { title: 'News · Keystore', description: 'New arrivals, price drops and store news from Keystore.', indexed: true, entry: 'src/features/news/news-list-page.tsx' },
+  '/admin/news': { title: 'Admin news · Keystore', description: 'Publish store news.', indexed: false, entry: 'src/features/news/admin-news-page.tsx' },
   '/confirm-email': {
     title: 'Confirm your email · Keystore',
     description: 'Confirming the email address of your Keystore account.',
@@ -82,6 +84,10 @@ export async function pageHead(pathname: string, catalog: CatalogService, public
   // A payment page belongs to one signed-in buyer's order: served (the app checks the order), never indexed.
   if (/^\/pay\/[A-Za-z0-9_-]{1,64}$/.test(path)) {
     return { status: 200, ...PAY_PAGE, path, noindex: true };
+  }
+  // A news item: the app loads it (and says 'Error loading news' for one that is gone).
+  if (/^\/news\/[a-z0-9]{1,64}$/.test(path)) {
+    return { status: 200, title: `News · ${SITE}`, description: 'Store news from Keystore.', path, entry: 'src/features/news/news-detail-page.tsx' };
   }
   const game = /^\/game\/([a-z0-9]{1,64})$/.exec(path);
   if (game) {
