@@ -107,6 +107,14 @@ describe('POST /api/news', () => {
     expect((await sharp(served.rawPayload).metadata()).format).toBe('webp');
   });
 
+  it('takes a data URL cover of several megabytes, above the default 1 MB JSON limit', async () => {
+    const noise = await sharp({ create: { width: 1000, height: 800, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
+    expect(noise.length).toBeGreaterThan(1024 * 1024);
+    const answer = await post('/api/news', { ...item, coverImage: `data:image/png;base64,${noise.toString('base64')}` });
+    expect(answer.statusCode).toBe(201);
+    expect(answer.json<News>().coverImage).toMatch(/^\/media\/news\//);
+  });
+
   it('refuses a text file as the cover with 415, a cover over 10 MB with 413, and a form without a title with 400', async () => {
     const text = await postForm({ ...item, coverImage: { data: Buffer.from('not a picture\n'.repeat(20)), filename: 'notes.png', type: 'image/png' } });
     expect(text.statusCode).toBe(415);

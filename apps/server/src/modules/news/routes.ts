@@ -22,6 +22,7 @@ import type { CoverSource, NewNews, NewsService } from './service.ts';
 /** A cover file name is never reused, so browsers and proxies may keep it for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const bearer = [{ bearerAuth: [] }];
+const JSON_BODY_LIMIT = Math.ceil((NEWS_COVER_MAX_BYTES * 4) / 3) + NEWS_CONTENT_MAX * 4 + 64 * 1024;
 const adminErrors = { 400: errorSchema, 401: errorSchema, 403: errorSchema };
 
 /** GET /api/news, /api/news/{id}; the admin's POST /api/news and the AI drafts; the cover files. */
@@ -42,6 +43,8 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
     '/api/news',
     {
       preHandler: app.requireAdmin,
+      // A JSON body may carry the cover as a data URL: base64 makes its bytes a third larger.
+      bodyLimit: JSON_BODY_LIMIT,
       schema: {
         tags: ['news'],
         summary: 'Publishes a news item (admin): multipart with an optional `coverImage` file, or JSON with `coverImage` as a data URL or a generated cover URL',
