@@ -139,7 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onReady', () => orderJobs.start());
   app.addHook('onClose', () => orderJobs.stop());
   await registerWebApp(app, config.webDist, async (pathname, chunks) => {
-    const head = await pageHead(pathname, catalog, config.publicUrl);
+    const head = await pageHead(pathname, catalog, config.publicUrl, news);
     return { status: head.status, head: headHtml(head, config.publicUrl, chunks(head.entry)) };
   });
   return app;

@@ -44,6 +44,11 @@ describe('POST /api/news', () => {
     expect(one.json()).toEqual(created);
   });
 
+  it('documents the news calls in the OpenAPI description', async () => {
+    const docs = (await t.app.inject({ url: '/api/docs/json' })).json<{ paths: Record<string, unknown> }>();
+    expect(Object.keys(docs.paths)).toEqual(expect.arrayContaining(['/api/news', '/api/news/{id}', '/api/news/generate-text', '/api/news/generate-image']));
+  });
+
   it('answers 404 for unknown news', async () => {
     const answer = await t.app.inject({ url: '/api/news/nosuchnews' });
     expect(answer.statusCode).toBe(404);

@@ -50,6 +50,11 @@ export class NewsService {
     return (await listNews(this.deps.database.db)).map(toNews);
   }
 
+  async find(id: string): Promise<News | undefined> {
+    const row = await findNews(this.deps.database.db, id);
+    return row && toNews(row);
+  }
+
   async get(id: string): Promise<News> {
     const row = await findNews(this.deps.database.db, id);
     if (!row) throw new NotFound(newsMessages.notFound);
@@ -57,7 +62,7 @@ export class NewsService {
   }
 
   /** Publishes a news item: its cover re-encoded and stored, then the onPublished hook told. */
-  async create(input: NewNews, createdBy: string): Promise<News> {
+  async create(input: NewNews, createdBy: string | null): Promise<News> {
     const coverImage = await this.storeCover(input.cover);
     const row = await insertNews(this.deps.database.db, {
       id: newId(),
