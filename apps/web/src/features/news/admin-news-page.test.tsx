@@ -45,7 +45,11 @@ describe('the admin news screen', () => {
     const user = userEvent.setup();
     renderAdmin();
     await user.click(screen.getByRole('button', { name: 'Create News' }));
-    expect(screen.getByRole('alert').textContent).toBe(newsMessages.titleRequired);
+    expect((await screen.findAllByRole('alert')).map((alert) => alert.textContent)).toEqual([
+      newsMessages.titleRequired,
+      newsMessages.categoryRequired,
+      newsMessages.contentRequired,
+    ]);
     expect(calls).toHaveLength(0);
 
     await user.type(screen.getByLabelText('Title'), 'Winter sale');

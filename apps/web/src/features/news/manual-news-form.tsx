@@ -1,77 +1,85 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { MANUAL_NEWS_AUTHOR, newsFieldsSchema, newsMessages } from '@keystore/contract';
 import { showToast } from '../../ui/toasts.tsx';
 import { createNews, NEWS_KEY } from './news-api.ts';
 import styles from './admin-news.module.css';
 
-const EMPTY = { title: '', category: '', content: '' };
+interface ManualFields {
+  title: string;
+  category: string;
+  content: string;
+  coverImage: FileList | null;
+}
+
+const EMPTY: ManualFields = { title: '', category: '', content: '', coverImage: null };
+
+/** A field's rule from the contract: the same schema the server checks the request with. */
+const rule = (name: 'title' | 'category' | 'content') => (value: string) => {
+  const checked = newsFieldsSchema.shape[name].safeParse(value);
+  return checked.success || (checked.error.issues[0]?.message ?? newsMessages.createFailed);
+};
 
 /** The manual form: Title, Category, Content, Cover Image with preview, 'Create News' (SPEC §2). */
 export function ManualNewsForm() {
   const queryClient = useQueryClient();
-  const [fields, setFields] = useState(EMPTY);
-  const [cover, setCover] = useState<File | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
-  const [fileKey, setFileKey] = useState(0);
+  const { register, handleSubmit, reset, control, formState } = useForm<ManualFields>({ defaultValues: EMPTY });
+  const { errors, isSubmitting } = formState;
+  const cover = useWatch({ control, name: 'coverImage' })?.[0] ?? null;
   const preview = usePreview(cover);
 
-  const change = (name: keyof typeof EMPTY) => (event: { target: { value: string } }) => setFields({ ...fields, [name]: event.target.value });
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const checked = newsFieldsSchema.safeParse(fields);
-    if (!checked.success) return setProblem(checked.error.issues[0]?.message ?? newsMessages.createFailed);
-    setProblem(null);
+  const submit = handleSubmit(async ({ title, category, content }) => {
     const form = new FormData();
-    for (const [name, value] of Object.entries(checked.data)) form.append(name, String(value));
+    form.append('title', title);
+    form.append('category', category);
+    form.append('content', content);
     form.append('author', MANUAL_NEWS_AUTHOR);
     if (cover) form.append('coverImage', cover);
-    setSending(true);
     try {
       await createNews(form);
       showToast(newsMessages.created);
-      setFields(EMPTY);
-      setCover(null);
-      // A new file input: the chosen file cannot be cleared from a controlled value.
-      setFileKey((key) => key + 1);
+      reset(EMPTY);
       void queryClient.invalidateQueries({ queryKey: NEWS_KEY });
     } catch {
       showToast(newsMessages.createFailed, 'error');
-    } finally {
-      setSending(false);
     }
-  };
+  });
+
+  const problem = (name: keyof ManualFields) =>
+    errors[name]?.message ? (
+      <span id={`news-${name}-error`} className={styles.problem} role="alert">
+        {errors[name].message}
+      </span>
+    ) : null;
+  const described = (name: keyof ManualFields) => (errors[name] ? { 'aria-invalid': true, 'aria-describedby': `news-${name}-error` } : {});
 
   return (
     <form className={styles.panel} onSubmit={submit} noValidate aria-labelledby="manual-news">
       <h2 id="manual-news" className={styles.panelTitle}>
         Create news
       </h2>
-      <label className={styles.field}>
-        Title
-        <input value={fields.title} onChange={change('title')} required />
-      </label>
-      <label className={styles.field}>
-        Category
-        <input value={fields.category} onChange={change('category')} required />
-      </label>
-      <label className={styles.field}>
-        Content
-        <textarea value={fields.content} onChange={change('content')} rows={8} required />
-      </label>
-      <label className={styles.field}>
-        Cover Image
-        <input key={fileKey} type="file" accept="image/*" onChange={(event) => setCover(event.target.files?.[0] ?? null)} />
-      </label>
+      <div className={styles.field}>
+        <label htmlFor="news-title">Title</label>
+        <input id="news-title" {...register('title', { validate: rule('title') })} {...described('title')} />
+        {problem('title')}
+      </div>
+      <div className={styles.field}>
+        <label htmlFor="news-category">Category</label>
+        <input id="news-category" {...register('category', { validate: rule('category') })} {...described('category')} />
+        {problem('category')}
+      </div>
+      <div className={styles.field}>
+        <label htmlFor="news-content">Content</label>
+        <textarea id="news-content" rows={8} {...register('content', { validate: rule('content') })} {...described('content')} />
+        {problem('content')}
+      </div>
+      <div className={styles.field}>
+        <label htmlFor="news-cover">Cover Image</label>
+        <input id="news-cover" type="file" accept="image/*" {...register('coverImage')} />
+      </div>
       {preview && <img src={preview} alt="Cover preview" className={styles.preview} />}
-      {problem && (
-        <p className={styles.problem} role="alert">
-          {problem}
-        </p>
-      )}
-      <button type="submit" className={styles.primary} disabled={sending}>
+      <button type="submit" className={styles.primary} disabled={isSubmitting}>
         Create News
       </button>
     </form>
