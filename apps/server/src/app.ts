@@ -13,6 +13,9 @@ import { CatalogService, supplierFromConfig, type CatalogOptions } from './modul
 import { registerAuth } from './modules/auth/plugin.ts';
 import { devMailRoutes } from './modules/dev-mail/routes.ts';
 import { libraryRoutes } from './modules/library/routes.ts';
+import { aiFromConfig } from './modules/ai/provider.ts';
+import { newsRoutes } from './modules/news/routes.ts';
+import { NewsService } from './modules/news/service.ts';
 import { LibraryService } from './modules/library/service.ts';
 import { OrderJobs } from './modules/orders/jobs.ts';
 import { ordersRoutes } from './modules/orders/routes.ts';
@@ -25,7 +28,6 @@ import { UsersService } from './modules/users/service.ts';
 import { Mailer } from './platform/mailer.ts';
 import { headHtml, pageHead } from './modules/seo/pages.ts';
 import { seoRoutes } from './modules/seo/routes.ts';
-import { aiFromConfig } from './modules/ai/provider.ts';
 import { supportRoutes } from './modules/support/routes.ts';
 import { SupportService } from './modules/support/service.ts';
 import { registerErrorHandling } from './platform/errors.ts';
@@ -37,6 +39,7 @@ declare module 'fastify' {
     database: Database;
     mailer: Mailer;
     notifications: NotificationsService;
+    news: NewsService;
     orders: OrdersService;
     orderJobs: OrderJobs;
   }
@@ -139,15 +142,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerPayments(app, { config, database, orders });
   await app.register(ordersRoutes, { orders });
   await app.register(libraryRoutes, { library });
-  const support = new SupportService({ database, config, mailer, orders, ai: aiFromConfig(config), log: app.log });
+  // One AI client (or none: the offline assistant and writer) for support and news.
+  const ai = aiFromConfig(config);
+  const support = new SupportService({ database, config, mailer, orders, ai, log: app.log });
   await app.register(supportRoutes, { support });
   await app.register(notificationsRoutes, { notifications });
+  // Each published news item is announced to everyone as a public notification.
+  const news = new NewsService({
+    database,
+    dataDir: config.dataDir,
+    catalog,
+    ai,
+    log: app.log,
+    onPublished: async (item) => {
+      await notifications.newsPublished({ id: item._id, title: item.title, content: item.content });
+    },
+  });
+  app.decorate('news', news);
+  await app.register(newsRoutes, { news });
   const orderJobs = new OrderJobs(database, orders, app.log);
   app.decorate('orderJobs', orderJobs);
   app.addHook('onReady', () => orderJobs.start());
   app.addHook('onClose', () => orderJobs.stop());
   await registerWebApp(app, config.webDist, async (pathname, chunks) => {
-    const head = await pageHead(pathname, catalog, config.publicUrl);
+    const head = await pageHead(pathname, catalog, config.publicUrl, news);
     return { status: head.status, head: headHtml(head, config.publicUrl, chunks(head.entry)) };
   });
   return app;

@@ -11,3 +11,4 @@ export * from './orders.ts';
 export * from './support-rules.ts';
 export * from './support.ts';
 export * from './notifications.ts';
+export * from './news.ts';

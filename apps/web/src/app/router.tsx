@@ -16,6 +16,9 @@ const PayPage = page(() => import('../features/payment/pay-page.tsx'), (m) => m.
 const LibraryPage = page(() => import('../features/library/library-page.tsx'), (m) => m.LibraryPage);
 const ProfilePage = page(() => import('../features/profile/profile-page.tsx'), (m) => m.ProfilePage);
 const SupportPage = page(() => import('../features/support/support-page.tsx'), (m) => m.SupportPage);
+const NewsListPage = page(() => import('../features/news/news-list-page.tsx'), (m) => m.NewsListPage);
+const NewsDetailPage = page(() => import('../features/news/news-detail-page.tsx'), (m) => m.NewsDetailPage);
+const AdminNewsPage = page(() => import('../features/news/admin-news-page.tsx'), (m) => m.AdminNewsPage);
 const ConfirmEmailPage = page(() => import('../features/auth/confirm-email-page.tsx'), (m) => m.ConfirmEmailPage);
 const TermsPage = page(() => import('../features/legal/terms-page.tsx'), (m) => m.TermsPage);
 const CookiePolicyPage = page(() => import('../features/legal/cookie-policy-page.tsx'), (m) => m.CookiePolicyPage);
@@ -42,6 +45,9 @@ export function AppRoutes() {
           <Route path="library" element={<LibraryPage />} />
           <Route path="profile" element={<ProfilePage />} />
           <Route path="support" element={<SupportPage />} />
+          <Route path="news" element={<NewsListPage />} />
+          <Route path="news/:id" element={<NewsDetailPage />} />
+          <Route path="admin/news" element={<AdminNewsPage />} />
           <Route path="confirm-email" element={<ConfirmEmailPage />} />
           {/* These two open their dialog over the home page (SPEC §2: /reset-password; §4: /login after a 401). */}
           <Route path="login" element={<DialogOverHome view="login" />} />

@@ -21,6 +21,11 @@ export function UserBlock() {
           {user.avatar ? <img src={user.avatar} alt="" width={40} height={40} className={styles.avatar} /> : <span className={styles.avatar}><ProfileIcon /></span>}
           <span className={styles.username}>{user.username}</span>
         </Link>
+        {user.role === 'admin' && (
+          <Link to="/admin/news" className={styles.secondary}>
+            Admin news
+          </Link>
+        )}
         <button
           type="button"
           className={styles.secondary}

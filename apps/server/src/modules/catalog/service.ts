@@ -8,7 +8,7 @@ import { NotFound } from '../../platform/errors.ts';
 import { coverUrl } from './cover-art.ts';
 import { CatalogIndex, type CatalogQuery } from './search/catalog-index.ts';
 import { IndexSnapshot } from './index-snapshot.ts';
-import { catalogStamp, countGames, findGame, loadIndexBatches, parseIndexBatch, stampTime, stockChangedSince, type GameRow } from './store.ts';
+import { biggestPriceDrops, catalogStamp, countGames, findGame, loadIndexBatches, parseIndexBatch, stampTime, stockChangedSince, type GameRow } from './store.ts';
 import { DemoSupplier } from './supplier/demo.ts';
 import { KinguinSupplier } from './supplier/kinguin.ts';
 import type { Supplier } from './supplier/supplier.ts';
@@ -186,6 +186,11 @@ export class CatalogService {
     const row = await findGame(this.database.db, id);
     if (!row) throw new NotFound(catalogMessages.gameNotFound);
     return toGame(row);
+  }
+
+  /** In-stock games with the biggest price drops against their original price, biggest first. */
+  async priceDrops(limit: number): Promise<GameListItem[]> {
+    return (await biggestPriceDrops(this.database.db, limit)).map(toListItem);
   }
 
   /** What a generated cover needs, from the index. */

@@ -105,6 +105,17 @@ export async function countGames(db: Db): Promise<number> {
   return row?.value ?? 0;
 }
 
+/** In-stock games sold below their original price, the biggest drop (in percent) first. */
+export function biggestPriceDrops(db: Db, limit: number): Promise<GameRow[]> {
+  const drop = sql`(${games.originalPriceCents} - ${games.priceCents})::float / ${games.originalPriceCents}`;
+  return db
+    .select()
+    .from(games)
+    .where(and(eq(games.active, true), sql`${games.stock} > 0`, sql`${games.originalPriceCents} > ${games.priceCents}`))
+    .orderBy(desc(drop), desc(games.popularity), games.id)
+    .limit(limit);
+}
+
 export async function findGame(db: Db, id: string): Promise<GameRow | undefined> {
   const [row] = await db.select().from(games).where(eq(games.id, id));
   return row;

@@ -1,4 +1,4 @@
-import { TOP_SALES_COUNT, type Game } from '@keystore/contract';
+import { TOP_SALES_COUNT, type Game, type News } from '@keystore/contract';
 import { HttpError } from '../../platform/errors.ts';
 import type { CatalogService } from '../catalog/service.ts';
 
@@ -21,6 +21,11 @@ export interface PageHead {
 }
 
 const SITE = 'Keystore';
+
+/** What a news page's head needs of the news module: one item, or undefined when there is none. */
+export interface NewsLookup {
+  find(id: string): Promise<News | undefined>;
+}
 
 const HOME_ENTRY = 'src/features/home/home-page.tsx';
 // The exact request of the home page's top sales (apps/web/src/features/home/use-top-sales.ts).
@@ -50,6 +55,8 @@ export const STATIC_PAGES: Record<string, Pick<PageHead, 'title' | 'description'
     entry: 'src/features/support/support-page.tsx',
   },
   '/profile': { title: 'Profile · Keystore', description: 'Your Keystore account.', indexed: false, entry: 'src/features/profile/profile-page.tsx' },
+  '/news': { title: 'News · Keystore', description: 'New arrivals, price drops and store news from Keystore.', indexed: true, entry: 'src/features/news/news-list-page.tsx' },
+  '/admin/news': { title: 'Admin news · Keystore', description: 'Publish store news.', indexed: false, entry: 'src/features/news/admin-news-page.tsx' },
   '/confirm-email': {
     title: 'Confirm your email · Keystore',
     description: 'Confirming the email address of your Keystore account.',
@@ -79,7 +86,7 @@ const PAY_PAGE = { title: `Payment · ${SITE}`, description: 'Pay for your Keyst
 const NOT_FOUND = { title: `Page not found · ${SITE}`, description: 'This page does not exist. Back to the store.' };
 
 /** The head and status of a page path: 404 for any path the store does not know, and for unknown games. */
-export async function pageHead(pathname: string, catalog: CatalogService, publicUrl: string): Promise<PageHead> {
+export async function pageHead(pathname: string, catalog: CatalogService, publicUrl: string, news?: NewsLookup): Promise<PageHead> {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   const known = STATIC_PAGES[path];
   if (known) {
@@ -88,6 +95,11 @@ export async function pageHead(pathname: string, catalog: CatalogService, public
   // A payment page belongs to one signed-in buyer's order: served (the app checks the order), never indexed.
   if (/^\/pay\/[A-Za-z0-9_-]{1,64}$/.test(path)) {
     return { status: 200, ...PAY_PAGE, path, noindex: true };
+  }
+  const newsItem = /^\/news\/([a-z0-9]{1,64})$/.exec(path);
+  if (newsItem && news) {
+    const item = await news.find(newsItem[1]!);
+    if (item) return newsHead(item, path, publicUrl);
   }
   const game = /^\/game\/([a-z0-9]{1,64})$/.exec(path);
   if (game) {
@@ -98,6 +110,20 @@ export async function pageHead(pathname: string, catalog: CatalogService, public
     }
   }
   return { status: 404, ...NOT_FOUND, path };
+}
+
+/** A news item's head: its title, its first words as the description, its cover as the image. */
+function newsHead(item: News, path: string, publicUrl: string): PageHead {
+  return {
+    status: 200,
+    title: `${item.title} · ${SITE}`,
+    description: item.content.replace(/\s+/g, ' ').slice(0, 155),
+    path,
+    type: 'website',
+    entry: 'src/features/news/news-detail-page.tsx',
+    ...(item.coverImage ? { image: `${publicUrl}${item.coverImage}` } : {}),
+    preload: [{ href: `/api/news/${item._id}`, as: 'fetch' }],
+  };
 }
 
 function gameHead(game: Game, path: string, publicUrl: string): PageHead {

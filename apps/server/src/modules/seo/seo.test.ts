@@ -86,6 +86,19 @@ describe('pages as the server sends them', () => {
     expect((await t.app.inject({ url: '/store' })).body).not.toContain('noindex');
   });
 
+  it('serves the news pages, a news item with its own title, and 404 for one that does not exist', async () => {
+    const item = await t.app.news.create({ title: 'Winter <sale> starts', category: 'Sales', content: 'Keys are cheaper.\n\nUntil Sunday.' }, null);
+    const page = await t.app.inject({ url: `/news/${item._id}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<title>Winter &#60;sale&#62; starts · Keystore</title>');
+    expect(page.body).toContain('<meta name="description" content="Keys are cheaper. Until Sunday." />');
+    expect((await t.app.inject({ url: '/news/nosuchitem' })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/news' })).body).toContain('<title>News · Keystore</title>');
+    const admin = await t.app.inject({ url: '/admin/news' });
+    expect(admin.statusCode).toBe(200);
+    expect(admin.body).toContain('<meta name="robots" content="noindex" />');
+  });
+
   it('serves robots.txt and sitemaps listing the pages and every game', async () => {
     const robots = await t.app.inject({ url: '/robots.txt' });
     expect(robots.body).toContain('Sitemap: https://shop.example/sitemap.xml');

@@ -1,5 +1,5 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ImageFolder } from '../../platform/image-folder.ts';
 import { newId } from '../../platform/ids.ts';
 import { toWebp } from '../../platform/images.ts';
 
@@ -12,32 +12,27 @@ const AVATAR_FILE = /^[a-z0-9]{1,64}-[a-z0-9]{1,64}\.webp$/;
 /** The avatar files under DATA_DIR/avatars. A new upload gets a new name, so a URL never changes content. */
 export class AvatarFiles {
   readonly folder: string;
+  private readonly files: ImageFolder;
 
   constructor(dataDir: string) {
     this.folder = path.join(dataDir, 'avatars');
+    this.files = new ImageFolder(this.folder, AVATAR_FILE);
   }
 
   /** Re-encodes an upload to a square WebP and stores it; answers the new file name. Throws UnreadableImage. */
   async save(userId: string, upload: Buffer): Promise<string> {
     const webp = await toWebp(upload, { width: AVATAR_SIZE, height: AVATAR_SIZE, fit: 'cover' });
-    await mkdir(this.folder, { recursive: true });
     const file = `${userId}-${newId(12)}.webp`;
-    await writeFile(path.join(this.folder, file), webp, { flag: 'wx' });
+    await this.files.write(file, webp);
     return file;
   }
 
   /** The bytes of a stored avatar, or undefined for a name this store never gives or a file that is gone. */
-  async read(file: string): Promise<Buffer | undefined> {
-    if (!AVATAR_FILE.test(file)) return undefined;
-    try {
-      return await readFile(path.join(this.folder, file));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+  read(file: string): Promise<Buffer | undefined> {
+    return this.files.read(file);
   }
 
-  async remove(file: string | null | undefined): Promise<void> {
-    if (file && AVATAR_FILE.test(file)) await rm(path.join(this.folder, file), { force: true });
+  remove(file: string | null | undefined): Promise<void> {
+    return this.files.remove(file);
   }
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { PurchaseHistoryEntry, User } from '@keystore/contract';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import { signOut, useSession, type SessionState } from '../../lib/session.ts';
@@ -74,6 +74,11 @@ function Profile({ user, token }: { user: User; token: string }) {
             <p className={styles.email}>{user.email}</p>
           </div>
           <div className={styles.identityActions}>
+            {user.role === 'admin' && (
+              <Link to="/admin/news" className={controls.secondary}>
+                Admin news
+              </Link>
+            )}
             <button type="button" className={controls.secondary} onClick={() => setEditingPhoto(true)}>
               <CameraIcon />
               Edit profile photo
