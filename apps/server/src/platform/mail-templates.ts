@@ -107,17 +107,26 @@ function layout(context: MailContext, content: MailContent): string {
     ? `<p style="margin:0 0 16px"><a href="${escapeHtml(content.button.href)}" style="display:inline-block;padding:12px 20px;background:#6c5ce7;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600">${escapeHtml(content.button.label)}</a></p>
 <p style="margin:0 0 16px;font-size:12px;color:#666666">Or open this address: <a href="${escapeHtml(content.button.href)}" style="color:#6c5ce7;word-break:break-all">${escapeHtml(content.button.href)}</a></p>`
     : '';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(content.subject)}</title></head>
-<body style="margin:0;padding:24px;background:#f4f4f7;font-family:Arial,Helvetica,sans-serif;color:#1f1f29;line-height:1.5">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:520px;background:#ffffff;border-radius:8px">
-<tr><td style="padding:20px 28px;background:#1f1f29;border-radius:8px 8px 0 0;color:#ffffff;font-size:20px;font-weight:700">${STORE_NAME}</td></tr>
-<tr><td style="padding:28px">
-${paragraph(content.greeting)}
+  return mailFrame(
+    context,
+    content.subject,
+    `${paragraph(content.greeting)}
 ${content.paragraphs.map(paragraph).join('\n')}
 ${code}${button}
-${content.after.map(paragraph).join('\n')}
+${content.after.map(paragraph).join('\n')}`,
+  );
+}
+
+/** The HTML around every mail's body (accounts, orders, support): the store's header, a white card, the footer with the support address. */
+export function mailFrame(context: MailContext, subject: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f4f7;font-family:Arial,Helvetica,sans-serif;color:#1f1f29;line-height:1.5">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px">
+<tr><td style="padding:20px 28px;background:#1f1f29;border-radius:8px 8px 0 0;color:#ffffff;font-size:20px;font-weight:700">${STORE_NAME}</td></tr>
+<tr><td style="padding:28px">
+${body}
 </td></tr>
 <tr><td style="padding:16px 28px;font-size:12px;color:#666666;border-top:1px solid #eeeeee"><a href="${escapeHtml(context.publicUrl)}" style="color:#666666">${STORE_NAME}</a> · ${escapeHtml(context.supportEmail)}</td></tr>
 </table></td></tr></table>

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { escapeXml, wrapWords } from '../../platform/svg-text.ts';
 
 /** Where the generated cover of a game without supplier art is served. */
 export function coverUrl(gameId: string): string {
@@ -14,7 +15,7 @@ export function coverSvg(game: { title: string; platform: string; type: string }
   const hue = Math.round((digest[0]! / 255) * 360);
   const hue2 = (hue + 40 + Math.round((digest[1]! / 255) * 80)) % 360;
   const angle = digest[2]! % 2 === 0 ? 'x2="1" y2="1"' : 'x2="0" y2="1"';
-  const lines = wrap(game.title, 14).slice(0, 4);
+  const lines = wrapWords(game.title, 14).slice(0, 4);
   // Bold Verdana is about 0.68 em per character: the longest line must fit the 336 px text column.
   const longest = Math.max(...lines.map((line) => line.length));
   const fontSize = Math.min(lines.length > 3 ? 34 : 40, Math.floor(336 / (longest * 0.68)));
@@ -33,23 +34,4 @@ export function coverSvg(game: { title: string; platform: string; type: string }
 <g font-family="Verdana, DejaVu Sans, sans-serif" font-weight="700" fill="#fff">${text}</g>
 <text x="32" y="560" font-family="Verdana, DejaVu Sans, sans-serif" font-size="20" fill="#fff" fill-opacity="0.75">${escapeXml(game.type.toUpperCase())} · KEYSTORE</text>
 </svg>`;
-}
-
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/)) {
-    if (line && line.length + word.length + 1 > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line ? `${line} ${word}` : word;
-    }
-  }
-  if (line) lines.push(line);
-  return lines;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

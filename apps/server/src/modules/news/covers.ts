@@ -4,6 +4,7 @@ import { NEWS_COVER_HEIGHT, NEWS_COVER_WIDTH } from '@keystore/contract';
 import { ImageFolder } from '../../platform/image-folder.ts';
 import { newId } from '../../platform/ids.ts';
 import { toWebp } from '../../platform/images.ts';
+import { escapeXml, wrapWords } from '../../platform/svg-text.ts';
 
 /** Where news covers are served from. */
 export const NEWS_COVER_URL_PREFIX = '/media/news/';
@@ -53,7 +54,7 @@ export function titleCoverSvg(title: string): string {
   for (const char of title) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
   const hue = hash % 360;
   const hue2 = (hue + 50 + ((hash >> 9) % 70)) % 360;
-  const lines = wrap(title, 28).slice(0, 4);
+  const lines = wrapWords(title, 28).slice(0, 4);
   const longest = Math.max(...lines.map((line) => line.length));
   // Bold DejaVu Sans is about 0.66 em per character: the longest line must fit the 1040 px column.
   const fontSize = Math.min(72, Math.floor(1040 / (longest * 0.66)));
@@ -67,23 +68,4 @@ export function titleCoverSvg(title: string): string {
 <g font-family="DejaVu Sans, Verdana, sans-serif" font-weight="700" fill="#fff">${text}</g>
 <text x="80" y="620" font-family="DejaVu Sans, Verdana, sans-serif" font-size="26" fill="#fff" fill-opacity="0.75">KEYSTORE NEWS</text>
 </svg>`;
-}
-
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/)) {
-    if (line && line.length + word.length + 1 > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line ? `${line} ${word}` : word;
-    }
-  }
-  if (line) lines.push(line);
-  return lines;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }

@@ -1,7 +1,7 @@
 // The order e-mails: the receipt with the keys once every key is in, and the notice that delivery
 // is delayed. Plain text and HTML, every value escaped in the HTML.
 import { centsToEuro } from '@keystore/contract';
-import { escapeHtml, type MailContext } from '../../platform/mail-templates.ts';
+import { escapeHtml, mailFrame, type MailContext } from '../../platform/mail-templates.ts';
 import type { MailMessage } from '../../platform/mailer.ts';
 import type { OrderLineRow, OrderRow } from './store.ts';
 
@@ -77,17 +77,5 @@ export function deliveryDelayedMail(context: MailContext, to: Recipient, order: 
 }
 
 function layout(context: MailContext, subject: string, greeting: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:24px;background:#f4f4f7;font-family:Arial,Helvetica,sans-serif;color:#1f1f29;line-height:1.5">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px">
-<tr><td style="padding:20px 28px;background:#1f1f29;border-radius:8px 8px 0 0;color:#ffffff;font-size:20px;font-weight:700">${STORE_NAME}</td></tr>
-<tr><td style="padding:28px">
-<p style="margin:0 0 16px">${escapeHtml(greeting)}</p>
-${body}
-</td></tr>
-<tr><td style="padding:16px 28px;font-size:12px;color:#666666;border-top:1px solid #eeeeee"><a href="${escapeHtml(context.publicUrl)}" style="color:#666666">${STORE_NAME}</a> · ${escapeHtml(context.supportEmail)}</td></tr>
-</table></td></tr></table>
-</body></html>`;
+  return mailFrame(context, subject, `<p style="margin:0 0 16px">${escapeHtml(greeting)}</p>\n${body}`);
 }

@@ -1,7 +1,7 @@
 // The support form's e-mails: the message to our team (Reply-To the sender, so answering is one
 // click) and the acknowledgement to the sender. Plain text and HTML, every value escaped in the HTML.
 import { SUPPORT_HOURS } from '@keystore/contract';
-import { escapeHtml, type MailContext } from '../../platform/mail-templates.ts';
+import { escapeHtml, mailFrame, type MailContext } from '../../platform/mail-templates.ts';
 import type { MailMessage } from '../../platform/mailer.ts';
 import type { NewSupportMessage } from './store.ts';
 
@@ -20,7 +20,7 @@ export function supportTeamMail(context: MailContext, id: string, message: NewSu
   const body = `<p style="margin:0 0 16px;color:#666666">${facts.map(escapeHtml).join('<br>')}</p>
 <p style="margin:0 0 16px;white-space:pre-wrap">${escapeHtml(message.message)}</p>
 <p style="margin:0;font-size:12px;color:#666666">Reply to this e-mail to answer the customer.</p>`;
-  return { to: context.supportEmail, replyTo: message.email, subject, text, html: layout(context, subject, body) };
+  return { to: context.supportEmail, replyTo: message.email, subject, text, html: mailFrame(context, subject, body) };
 }
 
 /** The sender's receipt: we have the message and answer within 24 hours. */
@@ -35,20 +35,5 @@ export function acknowledgementMail(context: MailContext, message: NewSupportMes
 ${paragraphs.map((line) => `<p style="margin:0 0 16px">${escapeHtml(line)}</p>`).join('\n')}
 <p style="margin:0 0 8px;color:#666666">Your message:</p>
 <blockquote style="margin:0 0 16px;padding:8px 12px;border-left:3px solid #6c5ce7;color:#444444;white-space:pre-wrap">${escapeHtml(message.message)}</blockquote>`;
-  return { to: message.email, subject, text, html: layout(context, subject, body) };
-}
-
-function layout(context: MailContext, subject: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:24px;background:#f4f4f7;font-family:Arial,Helvetica,sans-serif;color:#1f1f29;line-height:1.5">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px">
-<tr><td style="padding:20px 28px;background:#1f1f29;border-radius:8px 8px 0 0;color:#ffffff;font-size:20px;font-weight:700">${STORE_NAME}</td></tr>
-<tr><td style="padding:28px">
-${body}
-</td></tr>
-<tr><td style="padding:16px 28px;font-size:12px;color:#666666;border-top:1px solid #eeeeee"><a href="${escapeHtml(context.publicUrl)}" style="color:#666666">${STORE_NAME}</a> · ${escapeHtml(context.supportEmail)}</td></tr>
-</table></td></tr></table>
-</body></html>`;
+  return { to: message.email, subject, text, html: mailFrame(context, subject, body) };
 }
