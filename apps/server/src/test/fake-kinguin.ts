@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listenOnLoopback, type LoopbackServer } from './loopback-server.ts';
+import { LoopbackFake } from './loopback-server.ts';
 
 /** A product as the Kinguin products API lists it (the fields the store reads, plus some it ignores). */
 export function kinguinProduct(n: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -33,26 +33,14 @@ type Fault = { status: number; body?: string } | { hang: true } | { json: unknow
  * A fake of the Kinguin eCommerce API on loopback: products with paging and updatedSince,
  * orders keyed by orderExternalId, and faults queued per request.
  */
-export class FakeKinguin {
+export class FakeKinguin extends LoopbackFake {
   readonly apiKey = 'test-kinguin-key';
   products: Array<Record<string, unknown>> = [];
   readonly faults: Fault[] = [];
   readonly requests: Array<{ method: string; url: string; apiKey: string | undefined; body: unknown }> = [];
   readonly orders = new Map<string, { orderId: string; products: Array<{ productId: string; qty: number; price: number }> }>();
-  private server: LoopbackServer | undefined;
-  url = '';
 
-  async start(): Promise<this> {
-    this.server = await listenOnLoopback((request, response) => this.handle(request, response));
-    this.url = this.server.url;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    await this.server?.stop();
-  }
-
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let raw = '';
     for await (const chunk of request) raw += chunk;
     const body = raw ? JSON.parse(raw) : undefined;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listenOnLoopback, type LoopbackServer } from './loopback-server.ts';
+import { LoopbackFake } from './loopback-server.ts';
 import { encodePng } from './png.ts';
 
 /** One call the store made to the fake, with its decoded JSON body. */
@@ -13,23 +13,11 @@ export interface OpenAiRequest {
  * A fake of the OpenAI API calls the store makes (chat completions, image generation) on loopback.
  * `reply` decides each chat answer from the request; `faults` answers the next calls with an error.
  */
-export class FakeOpenAi {
+export class FakeOpenAi extends LoopbackFake {
   readonly apiKey = 'sk-fake-keystore';
   readonly requests: OpenAiRequest[] = [];
   readonly faults: Array<{ status: number; message?: string }> = [];
   reply: (request: OpenAiRequest) => string = () => 'An answer from the fake model.';
-  private server: LoopbackServer | undefined;
-  url = '';
-
-  async start(): Promise<this> {
-    this.server = await listenOnLoopback((request, response) => this.handle(request, response));
-    this.url = this.server.url;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    await this.server?.stop();
-  }
 
   /** The environment that points the store's AI provider at this fake. */
   env(): Record<string, string> {
@@ -40,7 +28,7 @@ export class FakeOpenAi {
     return this.requests.filter((request) => request.path === path);
   }
 
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let raw = '';
     for await (const chunk of request) raw += chunk;
     const entry: OpenAiRequest = { path: new URL(request.url ?? '/', this.url).pathname, authorization: request.headers.authorization, body: raw ? JSON.parse(raw) : {} };

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Stripe from 'stripe';
 import { checkoutPageHtml, type CheckoutPageView } from './fake-stripe-page.ts';
-import { listenOnLoopback, type LoopbackServer } from './loopback-server.ts';
+import { LoopbackFake } from './loopback-server.ts';
 
 /** One call the store made to the fake, form body decoded into the nested object Stripe would see. */
 export interface StripeRequest {
@@ -22,7 +22,7 @@ type Fault = { status: number; message?: string; code?: string };
  * same server, for browser journeys: Pay completes the session, delivers `checkout.session.completed`
  * to `webhookUrl` and sends the browser to the session's success_url; Cancel to its cancel_url.
  */
-export class FakeStripe {
+export class FakeStripe extends LoopbackFake {
   readonly secretKey = 'sk_test_fake_keystore';
   readonly webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
   readonly requests: StripeRequest[] = [];
@@ -32,21 +32,9 @@ export class FakeStripe {
   private readonly replies = new Map<string, { status: number; body: unknown }>();
   /** What the hosted page lists of each session (real sessions carry their lines only when expanded). */
   private readonly pageLines = new Map<string, CheckoutPageView['lines']>();
-  private server: LoopbackServer | undefined;
   private counter = 0;
-  url = '';
   /** The store's webhook, where Pay on the hosted page delivers its event; set by a browser journey. */
   webhookUrl: string | undefined;
-
-  async start(): Promise<this> {
-    this.server = await listenOnLoopback((request, response) => this.handle(request, response));
-    this.url = this.server.url;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    await this.server?.stop();
-  }
 
   /** The environment that points the store's Stripe provider at this fake. */
   env(): Record<string, string> {
@@ -99,7 +87,7 @@ export class FakeStripe {
     return { payload, headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature } };
   }
 
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let raw = '';
     for await (const chunk of request) raw += chunk;
     const url = new URL(request.url ?? '/', this.url);

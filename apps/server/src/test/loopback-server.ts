@@ -19,3 +19,22 @@ export async function listenOnLoopback(handle: (request: IncomingMessage, respon
     },
   };
 }
+
+/** A fake of an external API (Kinguin, Stripe, OpenAI): started on a free loopback port, answering through `handle`. */
+export abstract class LoopbackFake {
+  /** `http://127.0.0.1:<port>` once started. */
+  url = '';
+  private server: LoopbackServer | undefined;
+
+  async start(): Promise<this> {
+    this.server = await listenOnLoopback((request, response) => this.handle(request, response));
+    this.url = this.server.url;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await this.server?.stop();
+  }
+
+  protected abstract handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
+}
