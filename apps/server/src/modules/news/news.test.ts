@@ -4,7 +4,8 @@ import { accountMessages, newsMessages, type GeneratedText, type News } from '@k
 import { signedInUser, type SignedInUser } from '../../test/accounts.ts';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
 import { UsersService } from '../users/service.ts';
-import { multipart, phonePhoto, png } from './test-kit.ts';
+import { multipart } from '../../test/multipart.ts';
+import { phonePhoto, png } from './test-kit.ts';
 
 let t: TestApp;
 let admin: SignedInUser;

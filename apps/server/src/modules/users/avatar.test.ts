@@ -6,6 +6,7 @@ import { accountMessages, AVATAR_MAX_BYTES, type User } from '@keystore/contract
 import { signedInUser, type SignedInUser } from '../../test/accounts.ts';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
 import { encodePng } from '../../test/png.ts';
+import { multipart } from '../../test/multipart.ts';
 
 let test: TestApp;
 let alice: SignedInUser;
@@ -17,16 +18,6 @@ beforeAll(async () => {
 
 afterAll(() => test.close());
 
-/** A multipart body as a browser's FormData would send it. */
-async function multipart(parts: Record<string, { data: Buffer; filename: string; type: string } | string>) {
-  const form = new FormData();
-  for (const [name, part] of Object.entries(parts)) {
-    if (typeof part === 'string') form.append(name, part);
-    else form.append(name, new Blob([new Uint8Array(part.data)], { type: part.type }), part.filename);
-  }
-  const encoded = new Response(form);
-  return { payload: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! };
-}
 
 async function upload(data: Buffer, filename = 'me.png', type = 'image/png', headers = alice.headers) {
   const body = await multipart({ avatar: { data, filename, type } });
