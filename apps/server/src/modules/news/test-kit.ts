@@ -1,7 +1,7 @@
 // What the news tests share: pictures to upload (multipart bodies come from test/multipart.ts).
 import sharp from 'sharp';
 
-
+/** A plain PNG of the given size. */
 export const png = (width: number, height: number, colour = '#3a7') => sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
 
 /** A photo carrying camera and GPS metadata, which must not survive the upload. */
