@@ -23,6 +23,11 @@ interface Subscriber {
   response: ServerResponse;
   /** Whether the user's session is still open; asked before a personal notification goes out. */
   sessionOpen?: (() => Promise<boolean>) | undefined;
+  /**
+   * The frames under way to this stream, one after another: a personal notification waits for its
+   * session check, and a public one announced right after it must not overtake it.
+   */
+  sending: Promise<void>;
 }
 
 export class NotificationStreams {
@@ -43,7 +48,7 @@ export class NotificationStreams {
   async start(): Promise<void> {
     this.stopListening = await this.database.listen(NOTIFICATIONS_CHANNEL, (payload) => this.deliver(payload));
     // A comment line now and then: proxies and browsers drop a stream that stays silent too long.
-    this.heartbeat = setInterval(() => this.broadcast(':heartbeat\n\n', () => true), NOTIFICATION_HEARTBEAT_SECONDS * 1000);
+    this.heartbeat = setInterval(() => this.broadcast(':heartbeat\n\n'), NOTIFICATION_HEARTBEAT_SECONDS * 1000);
     this.heartbeat.unref();
   }
 
@@ -58,7 +63,7 @@ export class NotificationStreams {
 
   /** Keeps `response` (headers already sent) until the client goes away. */
   subscribe(userId: string | null, response: ServerResponse, sessionOpen?: () => Promise<boolean>): void {
-    const subscriber = { userId, response, sessionOpen };
+    const subscriber: Subscriber = { userId, response, sessionOpen, sending: Promise.resolve() };
     this.subscribers.add(subscriber);
     response.on('close', () => this.subscribers.delete(subscriber));
   }
@@ -82,24 +87,29 @@ export class NotificationStreams {
     }
     const frame = `event: notification\nid: ${announcement.notification._id}\ndata: ${JSON.stringify(announcement.notification)}\n\n`;
     const { userId } = announcement;
-    if (userId === null) return this.broadcast(frame, () => true);
+    if (userId === null) return this.broadcast(frame);
     // A personal notification goes only to streams whose session is still open: a stream outlives
     // a logout or a password change until its browser closes it, and must not leak past them.
     for (const subscriber of this.subscribers) {
-      if (subscriber.userId !== userId) continue;
-      void (subscriber.sessionOpen?.() ?? Promise.resolve(true))
-        .then((open) => {
-          if (!open) return subscriber.response.end();
-          if (!subscriber.response.writableEnded) subscriber.response.write(frame);
-          return undefined;
-        })
-        .catch((error: unknown) => this.log.error({ err: error }, 'could not check the session of a notification stream'));
+      if (subscriber.userId === userId) this.send(subscriber, frame, true);
     }
   }
 
-  private broadcast(frame: string, wants: (subscriber: Subscriber) => boolean): void {
-    for (const subscriber of this.subscribers) {
-      if (wants(subscriber) && !subscriber.response.writableEnded) subscriber.response.write(frame);
-    }
+  /** Queues a frame on the stream, in announcement order; `checkSession`: end the stream instead if its session is over. */
+  private send(subscriber: Subscriber, frame: string, checkSession = false): void {
+    subscriber.sending = subscriber.sending
+      .then(async () => {
+        if (subscriber.response.writableEnded) return;
+        if (checkSession && subscriber.sessionOpen && !(await subscriber.sessionOpen())) {
+          subscriber.response.end();
+          return;
+        }
+        subscriber.response.write(frame);
+      })
+      .catch((error: unknown) => this.log.error({ err: error }, 'could not send to a notification stream'));
+  }
+
+  private broadcast(frame: string): void {
+    for (const subscriber of this.subscribers) this.send(subscriber, frame);
   }
 }
