@@ -147,7 +147,7 @@ try {
   );
   const games = await queryRows<{ id: string }>(database.db, sql`select id from games where active order by popularity desc, id limit ${GAMES}`);
   const gameIds = games.map((game) => game.id);
-  await database.db.execute(sql`update games set stock = ${STOCK} where id in ${gameIds}`);
+  await database.db.execute(sql`update games set supplier_stock = ${STOCK}, reserved = 0 where id in ${gameIds}`);
 
   if (WARMUP_SECONDS > 0) await run(server.base, tokens, gameIds, WARMUP_SECONDS);
   console.log(`\n${BUYERS} buyers, ${SECONDS} s per run (after ${WARMUP_SECONDS} s warm-up), ${GAMES} games × ${STOCK} keys, PostgreSQL, demo supplier`);

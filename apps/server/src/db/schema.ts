@@ -23,7 +23,12 @@ export const games = pgTable(
     supplierPriceCents: integer('supplier_price_cents').notNull(),
     priceCents: integer('price_cents').notNull(),
     originalPriceCents: integer('original_price_cents'),
-    stock: integer('stock').notNull(),
+    /** What the supplier says it has: only a sync writes it (and a delivery, which bought keys from it). */
+    supplierStock: integer('supplier_stock').notNull(),
+    /** Keys our open orders hold (awaiting payment, or paid and not yet delivered); a sync never touches it. */
+    reserved: integer('reserved').notNull().default(0),
+    /** What can still be sold: the supplier's quantity less our reservations, never below zero (decision 012). */
+    stock: integer('stock').notNull().generatedAlwaysAs(sql`greatest(supplier_stock - reserved, 0)`),
     popularity: integer('popularity').notNull().default(0),
     releaseDate: text('release_date'),
     /** Release date when known, else when we first listed it: what "Newest" sorts by. */

@@ -44,7 +44,7 @@ describe('saved catalogue index', () => {
   });
 
   it('is ignored once any game has changed', async () => {
-    await queryRows(database.db, sql`update games set stock = stock + 1 where title = 'The Witcher 3: Wild Hunt'`);
+    await queryRows(database.db, sql`update games set supplier_stock = supplier_stock + 1 where title = 'The Witcher 3: Wild Hunt'`);
     const after = await titles({ DATA_DIR: dataDir });
     expect(after).toContain('The Witcher 3: Wild Hunt');
     expect(after).not.toContain('The Witcher 3: Wild Hunt (saved)');

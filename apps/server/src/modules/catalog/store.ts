@@ -16,7 +16,7 @@ export function priceWithMarkup(supplierCents: number, markupPercent: number): n
 /** Columns a sync rewrites when the feed says something new about a product. */
 const FEED_COLUMNS = [
   'title', 'cover_image', 'image', 'platform', 'type', 'genres', 'region', 'languages', 'pegi', 'description',
-  'system_requirements', 'supplier_price_cents', 'price_cents', 'original_price_cents', 'stock', 'release_date',
+  'system_requirements', 'supplier_price_cents', 'price_cents', 'original_price_cents', 'supplier_stock', 'release_date',
   'feed_hash', 'supplier_updated_at',
 ] as const;
 
@@ -52,7 +52,7 @@ export async function upsertProducts(
       supplierPriceCents: product.priceCents,
       priceCents,
       originalPriceCents: product.originalPriceCents,
-      stock: product.stock,
+      supplierStock: product.stock,
       popularity: product.popularity,
       releaseDate: product.releaseDate,
       releasedAt: product.releaseDate ? new Date(`${product.releaseDate}T00:00:00Z`) : now,

@@ -13,7 +13,7 @@ import type { DeliveredKey, LibraryService } from '../library/service.ts';
 import type { UsersService } from '../users/service.ts';
 import type { OrderEvents } from './events.ts';
 import { deliveryDelayedMail, receiptMail, type Recipient } from './mails.ts';
-import { claimDelayNotice, claimForAllocation, linesOfOrder, lockOrderForDelivery, markDelivered, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
+import { claimDelayNotice, claimForAllocation, linesOfOrder, lockOrderForDelivery, markDelivered, settleDeliveredStock, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
 
 /** How long one run may hold an order; a run that dies (a crash) frees it after this. */
 const LEASE_SECONDS = 180;
@@ -120,6 +120,7 @@ export class KeyAllocator {
         }
         // Refunded while the supplier was asked: the keys just written are rolled back, never handed out.
         if (!(await markDelivered(tx, order.id, supplierOrderId))) throw new OrderGone();
+        await settleDeliveredStock(tx, lines);
         return 'delivered' as const;
       })
       .catch((error: unknown) => {

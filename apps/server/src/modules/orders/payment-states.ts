@@ -10,7 +10,7 @@ import type { LibraryService } from '../library/service.ts';
 import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport, ReceivedAmount } from '../payments/provider.ts';
 import type { KeyAllocator } from './allocation.ts';
 import type { OrderEvents } from './events.ts';
-import { findOrder, linesOf, lockOrder, payAwaitingOrder, reserveStock, returnStock, transition, updateOrder, type OrderRow } from './store.ts';
+import { findOrder, linesOf, lockOrder, payAwaitingOrder, reserveStock, returnStock, settleDeliveredStock, transition, updateOrder, type OrderRow } from './store.ts';
 
 /** How long the paying request waits for the keys before answering "on their way". */
 const ALLOCATION_WAIT_MS = 8000;
@@ -128,8 +128,12 @@ export class PaymentStates implements PaymentOutcomes {
       const lines = await linesOf(tx, [orderId]);
       const held = await this.deps.library.keysPerLine(tx, orderId);
       await this.deps.library.voidKeysOfOrder(tx, orderId, 'refunded');
-      const neverDelivered = lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity - (held.get(line.id) ?? 0) }));
-      await returnStock(tx, neverDelivered.filter((line) => line.quantity > 0));
+      // A delivered order's reservations ended with its delivery. Otherwise the keys it already
+      // holds were bought from the supplier, and the rest are simply no longer reserved.
+      if (current.deliveryStatus !== 'Delivered') {
+        await settleDeliveredStock(tx, lines.map((line) => ({ gameId: line.gameId, quantity: held.get(line.id) ?? 0 })));
+        await returnStock(tx, lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity - (held.get(line.id) ?? 0) })));
+      }
       return (await transition(tx, orderId, ['Paid'], {
         status: 'Refunded',
         refundedAt: new Date(),

@@ -27,17 +27,19 @@ export interface ReservedGame {
 }
 
 /**
- * Takes `quantity` keys of each game off the shelf, or none at all: the first game that cannot
- * cover its line throws Conflict (naming it) and the caller's transaction rolls back. Rows are
- * updated one by one in game id order, so two orders over the same games lock them in the same
- * order and cannot deadlock. The update is conditional (`stock >= quantity`), so it never oversells.
+ * Reserves `quantity` keys of each game, or none at all: the first game that cannot cover its line
+ * throws Conflict (naming it) and the caller's transaction rolls back. Rows are updated one by one
+ * in game id order, so two orders over the same games lock them in the same order and cannot
+ * deadlock. The update is conditional (`stock >= quantity`, where stock is the supplier's quantity
+ * less every reservation), so it never oversells, and a sync, which writes only the supplier's
+ * quantity, cannot undo a reservation (decision 012).
  */
 export async function reserveStock(tx: Db, requests: StockRequest[]): Promise<Map<string, ReservedGame>> {
   const reserved = new Map<string, ReservedGame>();
   for (const request of [...requests].sort((a, b) => (a.gameId < b.gameId ? -1 : 1))) {
     const [game] = await tx
       .update(games)
-      .set({ stock: sql`${games.stock} - ${request.quantity}` })
+      .set({ reserved: sql`${games.reserved} + ${request.quantity}` })
       .where(and(eq(games.id, request.gameId), eq(games.active, true), sql`${games.stock} >= ${request.quantity}`))
       .returning({
         id: games.id,
@@ -60,14 +62,31 @@ async function shortage(tx: Db, gameId: string): Promise<Error> {
   return new Conflict(orderMessages.outOfStock(game.title, game.active ? game.stock : 0));
 }
 
-/** Puts keys of an order that will not be sold back on the shelf, in game id order like a reservation. */
+/** Ends the reservations of an order whose keys will not be sold, in game id order like a reservation. */
 export async function returnStock(tx: Db, lines: StockRequest[]): Promise<void> {
+  await settleReservations(tx, lines, false);
+}
+
+/**
+ * Ends the reservations of keys bought from the supplier: they leave our reservations and the
+ * supplier's quantity together (until the next sync says what the supplier has left), so the
+ * number that can be sold does not move.
+ */
+export async function settleDeliveredStock(tx: Db, lines: StockRequest[]): Promise<void> {
+  await settleReservations(tx, lines, true);
+}
+
+async function settleReservations(tx: Db, lines: StockRequest[], bought: boolean): Promise<void> {
   const totals = new Map<string, number>();
-  for (const line of lines) totals.set(line.gameId, (totals.get(line.gameId) ?? 0) + line.quantity);
+  for (const line of lines) if (line.quantity > 0) totals.set(line.gameId, (totals.get(line.gameId) ?? 0) + line.quantity);
   for (const gameId of [...totals.keys()].sort()) {
+    const quantity = totals.get(gameId)!;
     await tx
       .update(games)
-      .set({ stock: sql`${games.stock} + ${totals.get(gameId)!}` })
+      .set({
+        reserved: sql`greatest(${games.reserved} - ${quantity}, 0)`,
+        ...(bought ? { supplierStock: sql`greatest(${games.supplierStock} - ${quantity}, 0)` } : {}),
+      })
       .where(eq(games.id, gameId));
   }
 }

@@ -72,7 +72,7 @@ export async function ordersTestApp(
     buyers: (count) => Promise.all(Array.from({ length: count }, () => buyer())),
     async gameWithStock(stock, index = 0) {
       const [game] = await db.select({ id: games.id }).from(games).orderBy(games.supplierProductId).offset(index).limit(1);
-      await db.update(games).set({ stock }).where(eq(games.id, game!.id));
+      await db.update(games).set({ supplierStock: stock, reserved: 0 }).where(eq(games.id, game!.id));
       return game!.id;
     },
     async stockOf(gameId) {
