@@ -5,7 +5,7 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AVATAR_MAX_BYTES, healthSchema, publicConfigSchema, startingSchema } from '@keystore/contract';
+import { AVATAR_MAX_BYTES, healthSchema, notReadySchema, publicConfigSchema } from '@keystore/contract';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
@@ -103,11 +103,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onReady', () => catalog.start());
   app.addHook('onClose', () => catalog.stop());
 
+  // Liveness and readiness (DESIGN §6). Readiness reads state the instance already holds (the
+  // database's last known state, probed at most once a second), so a health check costs no query.
+  let stopping = false;
+  app.addHook('preClose', () => void (stopping = true));
+  const readiness = () =>
+    stopping ? ('stopping' as const) : !catalog.ready ? ('starting' as const) : !database.health.check() ? ('database-unavailable' as const) : ('ok' as const);
   app.get(
-    '/api/health',
-    { schema: { tags: ['operations'], response: { 200: healthSchema, 503: startingSchema } } },
-    async (_request, reply) => (catalog.ready ? { status: 'ok' as const } : reply.code(503).send({ status: 'starting' as const })),
+    '/api/health/live',
+    { schema: { tags: ['operations'], summary: 'The process runs', response: { 200: healthSchema } } },
+    async () => ({ status: 'ok' as const }),
   );
+  for (const url of ['/api/health/ready', '/api/health']) {
+    app.get(
+      url,
+      { schema: { tags: ['operations'], summary: 'Ready for traffic: database reachable, migrations applied, catalogue loaded', response: { 200: healthSchema, 503: notReadySchema } } },
+      async (_request, reply) => {
+        const status = readiness();
+        return status === 'ok' ? { status } : reply.code(503).header('Retry-After', '1').send({ status });
+      },
+    );
+  }
   app.get(
     '/api/config',
     { schema: { tags: ['operations'], summary: 'What the web app needs to know of the server', response: { 200: publicConfigSchema } } },

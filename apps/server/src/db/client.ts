@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -30,16 +31,78 @@ export function preparedOnce<T>(build: (db: Db) => T): (db: Db) => T {
 /** Advisory lock keys: one per job that must run once per cluster. */
 export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010, orderAllocationRetry: 7_301_011 } as const;
 
+/** Namespace (first key) of the advisory locks `own` takes; the second key is a hash of the work's name. */
+const OWNERSHIP_LOCK_SPACE = 7_301_100;
+
+export interface ListenOptions {
+  /**
+   * Called after the listening connection came back from a loss: notices sent meanwhile were
+   * missed, so the listener catches up from the database.
+   */
+  onReconnect?: (lostAt: Date) => void;
+}
+
 /** The database the app runs on, with the few PostgreSQL features the app needs beyond queries. */
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** Runs `fn` for each NOTIFY on `channel`; answers a function that stops listening. */
-  listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Runs `fn` for each NOTIFY on `channel`, for as long as the app runs: a lost connection is
+   * reopened forever, with backoff and jitter. Answers a function that stops listening.
+   */
+  listen(channel: string, fn: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
   /** Runs `fn` holding a session advisory lock; answers `{ ran: false }` when another session holds it. */
   withAdvisoryLock<T>(key: number, fn: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
+  /**
+   * Takes a piece of work (an order's delivery) for this process, unless a live process holds it:
+   * answers a release function, or undefined when it is taken. The hold is an advisory lock on this
+   * instance's own connection, so it dies with the process (or its connection) and a survivor can
+   * take the work at once. Work taken twice after a lost connection must be safe to repeat.
+   */
+  own(name: string): Promise<(() => Promise<void>) | undefined>;
+  /** The state of the connection, from the queries already made: what readiness is built on. */
+  health: DatabaseHealth;
   close(): Promise<void>;
+}
+
+/**
+ * Whether the database answers, learnt from the traffic the app makes anyway (pool errors, listener
+ * losses) and a probe at most once a second, so asking costs no round trip.
+ */
+export class DatabaseHealth {
+  private lastProbe = 0;
+  private probing: Promise<void> | undefined;
+  reachable = true;
+  private readonly probe: () => Promise<unknown>;
+
+  constructor(probe: () => Promise<unknown>) {
+    this.probe = probe;
+  }
+
+  /** The last known state; starts a probe in the background when the last one is over a second old. */
+  check(): boolean {
+    if (Date.now() - this.lastProbe >= 1000 && !this.probing) {
+      this.lastProbe = Date.now();
+      this.probing = this.probe()
+        .then(() => this.up(), () => this.down())
+        .finally(() => (this.probing = undefined));
+    }
+    return this.reachable;
+  }
+
+  up(): void {
+    this.reachable = true;
+  }
+
+  down(): void {
+    this.reachable = false;
+  }
+}
+
+/** Backoff with full jitter for reconnect attempt `n` (1, 2, …): up to 250 ms doubling to 10 s. */
+export function reconnectDelayMs(attempt: number): number {
+  return Math.round(Math.random() * Math.min(10_000, 250 * 2 ** Math.min(attempt, 10)));
 }
 
 const migrationsFolder = path.join(import.meta.dirname, '../../drizzle');
@@ -49,7 +112,7 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** Where the embedded database keeps its files; without it, it lives in memory. */
   dataDir?: string | undefined;
-  /** Called when a LISTEN connection drops and reconnects. */
+  /** Called with every error of a background connection (pool, LISTEN, ownership locks); they are retried, never thrown. */
   onError?: (error: unknown) => void;
 }
 
@@ -88,14 +151,23 @@ async function openPglite(dataDir: string | undefined): Promise<OpenDatabase> {
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   // Session locks are re-entrant and every caller shares PGlite's one session, so held keys are also tracked here.
   const held = new Set<number>();
+  const owned = new Set<string>();
   return {
     db,
     kind: 'pglite',
     migrate: () => migratePglite(drizzlePglite({ client, schema }), { migrationsFolder }),
     async listen(channel, fn) {
+      // The embedded database lives in this process: its notices cannot be lost.
       const stop = await client.listen(channel, fn);
       return stop;
     },
+    async own(name) {
+      // One process owns an embedded database: a set of the names this process holds is the whole lock.
+      if (owned.has(name)) return undefined;
+      owned.add(name);
+      return async () => void owned.delete(name);
+    },
+    health: new DatabaseHealth(() => client.query('select 1')),
     async notify(channel, payload) {
       await client.query('select pg_notify($1, $2)', [channel, payload]);
     },
@@ -120,44 +192,41 @@ async function openPglite(dataDir: string | undefined): Promise<OpenDatabase> {
   };
 }
 
-async function openPostgres(url: string, onError?: (error: unknown) => void): Promise<OpenDatabase> {
+/**
+ * Connections of the shared pool per instance. Every request and job queues for these, so this is
+ * the bound on the database work one instance has in flight.
+ */
+export const POOL_SIZE = 10;
+
+async function openPostgres(url: string, onError: (error: unknown) => void = () => undefined): Promise<OpenDatabase> {
   const { default: pg } = await import('pg');
   const { drizzle: drizzlePg } = await import('drizzle-orm/node-postgres');
   const { migrate: migratePg } = await import('drizzle-orm/node-postgres/migrator');
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  pool.on('error', (error) => onError?.(error));
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5000 });
+  const health = new DatabaseHealth(() => pool.query('select 1'));
+  const failed = (error: unknown): void => {
+    if (isConnectionLoss(error)) health.down();
+    onError(error);
+  };
+  // Idle connections report errors to the pool; a connection handed out (a transaction, a lock
+  // holder) reports to itself, and an 'error' nobody listens to would end the process: every
+  // connection gets a listener for its whole life. A broken one is discarded when it is released.
+  pool.on('error', failed);
+  pool.on('connect', (client) => client.on('error', failed));
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  const listeners = new Set<pg.Client>();
+  const listeners = new Set<() => Promise<void>>();
+  const ownership = new OwnershipLocks(() => new pg.Client({ connectionString: url }), failed);
   return {
     db,
     kind: 'postgres',
+    health,
     migrate: () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }),
-    async listen(channel, fn) {
-      let stopped = false;
-      let client: pg.Client | undefined;
-      const connect = async (): Promise<void> => {
-        const next = new pg.Client({ connectionString: url });
-        next.on('notification', (message) => {
-          if (message.channel === channel) fn(message.payload ?? '');
-        });
-        // A dropped LISTEN connection is reopened, so other instances' notices keep arriving.
-        next.on('error', (error) => {
-          onError?.(error);
-          listeners.delete(next);
-          if (!stopped) setTimeout(() => void connect().catch(onError), 1000).unref();
-        });
-        await next.connect();
-        await next.query(`LISTEN "${channel.replaceAll('"', '')}"`);
-        client = next;
-        listeners.add(next);
-      };
-      await connect();
+    async listen(channel, fn, options = {}) {
+      const stop = await keepListening({ connect: () => new pg.Client({ connectionString: url }), channel, fn, options, onError: failed, health });
+      listeners.add(stop);
       return async () => {
-        stopped = true;
-        if (client) {
-          listeners.delete(client);
-          await client.end();
-        }
+        listeners.delete(stop);
+        await stop();
       };
     },
     async notify(channel, payload) {
@@ -165,22 +234,185 @@ async function openPostgres(url: string, onError?: (error: unknown) => void): Pr
     },
     async withAdvisoryLock(key, fn, wait: boolean = false) {
       const client = await pool.connect();
+      let broken: Error | undefined;
       try {
         if (!(await acquireLock((text, values) => client.query(text, values), key, wait))) return { ran: false };
         try {
           return { ran: true, value: await fn() };
         } finally {
-          await client.query('select pg_advisory_unlock($1)', [key]);
+          // A lock on a connection that died is gone with it; the connection is discarded below.
+          await client.query('select pg_advisory_unlock($1)', [key]).catch((error: Error) => (broken = error));
         }
+      } catch (error) {
+        broken ??= error as Error;
+        throw error;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
+    own: (name) => ownership.take(name),
     async close() {
-      await Promise.all([...listeners].map((client) => client.end()));
+      await Promise.all([...listeners].map((stop) => stop()));
+      await ownership.close();
       await pool.end();
     },
   };
+}
+
+/** Whether an error means the server or the connection went away (rather than a bad query). */
+function isConnectionLoss(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code ?? '';
+  // 57P0x: the server is shutting down or restarting; 08xxx: connection exceptions; and the socket's own errors.
+  if (/^(57P0|08)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) return true;
+  return /Connection terminated|timeout exceeded when trying to connect/i.test(error instanceof Error ? error.message : '');
+}
+
+interface ListenSetup {
+  connect: () => pg.Client;
+  channel: string;
+  fn: (payload: string) => void;
+  options: ListenOptions;
+  onError: (error: unknown) => void;
+  health: DatabaseHealth;
+}
+
+/**
+ * LISTENs on a dedicated connection and keeps doing so: when the connection is lost it is opened
+ * again, forever, with backoff and jitter, and the listener is told it may have missed notices.
+ * Answers once listening (the first connection's failure is thrown); the answer stops for good.
+ */
+async function keepListening({ connect, channel, fn, options, onError, health }: ListenSetup): Promise<() => Promise<void>> {
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let lostAt: Date | undefined;
+  let reconnecting: Promise<void> | undefined;
+
+  const lose = (client: pg.Client): void => {
+    if (current !== client) return;
+    current = undefined;
+    lostAt ??= new Date();
+    health.down();
+    client.end().catch(() => undefined);
+    if (!stopped) reconnecting ??= open(false).finally(() => (reconnecting = undefined));
+  };
+
+  const open = async (first: boolean): Promise<void> => {
+    for (let attempt = 1; !stopped; attempt += 1) {
+      const client = connect();
+      client.on('notification', (message) => {
+        if (message.channel === channel) fn(message.payload ?? '');
+      });
+      client.on('error', (error) => {
+        onError(error);
+        lose(client);
+      });
+      client.on('end', () => lose(client));
+      try {
+        await client.connect();
+        await client.query(`LISTEN "${channel.replaceAll('"', '')}"`);
+      } catch (error) {
+        client.end().catch(() => undefined);
+        if (first) throw error;
+        onError(error);
+        await sleep(reconnectDelayMs(attempt));
+        continue;
+      }
+      if (stopped) {
+        await client.end().catch(() => undefined);
+        return;
+      }
+      current = client;
+      health.up();
+      if (lostAt) {
+        const since = lostAt;
+        lostAt = undefined;
+        try {
+          options.onReconnect?.(since);
+        } catch (error) {
+          onError(error);
+        }
+      }
+      return;
+    }
+  };
+
+  await open(true);
+  return async () => {
+    stopped = true;
+    const client = current;
+    current = undefined;
+    await client?.end().catch(() => undefined);
+  };
+}
+
+/**
+ * Advisory locks held on one dedicated connection of this instance (Database.own). The set of names
+ * also keeps this process from taking a name twice (a session's advisory locks are re-entrant).
+ */
+class OwnershipLocks {
+  private client: pg.Client | undefined;
+  private connecting: Promise<pg.Client> | undefined;
+  private readonly held = new Set<string>();
+  private readonly create: () => pg.Client;
+  private readonly onError: (error: unknown) => void;
+
+  constructor(create: () => pg.Client, onError: (error: unknown) => void) {
+    this.create = create;
+    this.onError = onError;
+  }
+
+  async take(name: string): Promise<(() => Promise<void>) | undefined> {
+    if (this.held.has(name)) return undefined;
+    this.held.add(name);
+    try {
+      const client = await this.connection();
+      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as locked', [OWNERSHIP_LOCK_SPACE, name]);
+      if (!rows[0]?.locked) {
+        this.held.delete(name);
+        return undefined;
+      }
+      return async () => {
+        this.held.delete(name);
+        // After a lost connection the lock is already gone (and this is another session).
+        if (this.client === client) {
+          await client.query('select pg_advisory_unlock($1, hashtext($2))', [OWNERSHIP_LOCK_SPACE, name]).catch(this.onError);
+        }
+      };
+    } catch (error) {
+      this.held.delete(name);
+      throw error;
+    }
+  }
+
+  private connection(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= (async () => {
+      const client = this.create();
+      const drop = (): void => {
+        if (this.client === client) this.client = undefined;
+      };
+      client.on('error', (error) => {
+        this.onError(error);
+        drop();
+      });
+      client.on('end', drop);
+      try {
+        await client.connect();
+      } catch (error) {
+        client.end().catch(() => undefined);
+        throw error;
+      }
+      this.client = client;
+      return client;
+    })().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
 }
 
 type Query = (text: string, values: unknown[]) => Promise<{ rows: unknown[] }>;

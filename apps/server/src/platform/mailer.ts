@@ -6,7 +6,7 @@ import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/client.ts';
+import type { Database, Db } from '../db/client.ts';
 import { mailOutbox } from '../db/schema.ts';
 
 export interface MailMessage {
@@ -87,6 +87,25 @@ export class Mailer {
       .values({ ...message, nextAttemptAt: new Date(Date.now() + SENDING_LEASE_MS) })
       .returning({ id: mailOutbox.id, attempts: mailOutbox.attempts });
     this.track(this.deliver({ id: row!.id, attempts: row!.attempts, ...message, ...(replyTo ? { replyTo } : {}) }));
+  }
+
+  /**
+   * Writes the message to the outbox inside the caller's transaction, so it exists exactly when
+   * what it reports does (a delivery's receipt). It is sent after the commit by `flush` or, if this
+   * process dies first, by the retry schedule of any instance.
+   */
+  async enqueue(tx: Db, { replyTo: _replyTo, ...message }: MailMessage): Promise<void> {
+    if (!this.transport) {
+      await tx.insert(mailOutbox).values({ ...message, sentAt: new Date() });
+      this.log.info({ to: message.to, subject: message.subject }, `dev outbox: mail to ${message.to}: ${message.subject}\n${message.text}`);
+      return;
+    }
+    await tx.insert(mailOutbox).values({ ...message, nextAttemptAt: new Date() });
+  }
+
+  /** Sends, now and in the background, what `enqueue` wrote (once its transaction committed). */
+  flush(): void {
+    if (this.transport) this.track(this.deliverDue());
   }
 
   /** Sends every stored mail whose retry time has come; answers how many went out. */

@@ -61,19 +61,31 @@ export class CatalogService {
 
   /** Builds the index, listens for other instances' syncs, and starts the sync schedule. */
   async start(): Promise<void> {
-    this.stopListening = await this.database.listen(CATALOG_CHANNEL, (payload) => {
-      if (payload !== this.instanceId) void this.rebuild();
-    });
+    // Background work never rejects unhandled (DESIGN §6): each run catches, logs, and the next one retries.
+    const rebuildInBackground = (why: string) => {
+      this.rebuild().catch((error: unknown) => this.log.error({ err: error }, `could not rebuild the catalogue index (${why})`));
+    };
+    this.stopListening = await this.database.listen(
+      CATALOG_CHANNEL,
+      (payload) => {
+        if (payload !== this.instanceId) rebuildInBackground('another instance synced');
+      },
+      // Syncs announced while the connection was down were missed: rebuild to catch up.
+      { onReconnect: () => rebuildInBackground('catching up after a lost database connection') },
+    );
     await this.rebuild();
     this.ready = true;
     this.stockTimer = setInterval(() => {
       this.refreshStock().catch((error: unknown) => this.log.warn({ err: error }, 'could not refresh the stock shown in lists'));
     }, STOCK_REFRESH_MS).unref();
     if (!this.options.autoSync) return;
-    this.cron = new Cron(this.config.supplier.syncCron, { protect: true, unref: true }, () => {
-      void this.syncNow();
-    });
-    if ((await countGames(this.database.db)) === 0) void this.syncNow();
+    this.cron = new Cron(this.config.supplier.syncCron, { protect: true, unref: true }, () => this.syncInBackground());
+    if ((await countGames(this.database.db)) === 0) this.syncInBackground();
+  }
+
+  /** A scheduled sync: a failure (the supplier, or the database itself, down) is logged and the next run retries. */
+  private syncInBackground(): void {
+    this.syncNow().catch((error: unknown) => this.log.error({ err: error }, 'supplier sync could not run; the next scheduled run retries'));
   }
 
   async stop(): Promise<void> {

@@ -12,7 +12,7 @@ import {
   type Notification,
   type NotificationKind,
 } from '@keystore/contract';
-import type { Database } from '../../db/client.ts';
+import type { Database, Db } from '../../db/client.ts';
 import { NotFound, Unauthorized } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { AccountEvents } from '../auth/service.ts';
@@ -20,6 +20,7 @@ import type { OrderEvents } from '../orders/events.ts';
 import type { UsersService } from '../users/service.ts';
 import { insertAndNotify, markRead, notificationsOfUser, publicNotifications, visibleNotification, type NotificationRow } from './store.ts';
 import { NOTIFICATIONS_CHANNEL, NotificationStreams, type Announcement } from './stream.ts';
+import { toNotification } from './view.ts';
 
 export interface PublishInput {
   title: string;
@@ -50,8 +51,11 @@ export class NotificationsService implements OrderEvents, AccountEvents {
     return this.deps.database.db;
   }
 
-  /** Stores a notification and announces it live on every instance; answers it as its reader sees it. */
-  async publish(input: PublishInput): Promise<Notification> {
+  /**
+   * Stores a notification and announces it live on every instance; answers it as its reader sees it.
+   * Given a transaction, the row and its announcement are committed with it (or not at all).
+   */
+  async publish(input: PublishInput, db: Db = this.db): Promise<Notification> {
     const row: NotificationRow = {
       id: newId(),
       userId: input.userId ?? null,
@@ -64,7 +68,7 @@ export class NotificationsService implements OrderEvents, AccountEvents {
     };
     const notification = toNotification(row, false);
     const announcement: Announcement = { userId: row.userId, notification };
-    await insertAndNotify(this.db, row, NOTIFICATIONS_CHANNEL, JSON.stringify(announcement));
+    await insertAndNotify(db, row, NOTIFICATIONS_CHANNEL, JSON.stringify(announcement));
     return notification;
   }
 
@@ -102,8 +106,9 @@ export class NotificationsService implements OrderEvents, AccountEvents {
     this.personal(order.userId, 'order-paid', notificationTexts.orderPaid(amount), '/library');
   }
 
-  keysDelivered(order: { id: string; userId: string | null }, keyCount: number): void {
-    this.personal(order.userId, 'keys-delivered', notificationTexts.keysDelivered(keyCount), '/library');
+  async keysDelivered(tx: Db, order: { id: string; userId: string | null }, keyCount: number): Promise<void> {
+    if (!order.userId) return;
+    await this.publish({ ...notificationTexts.keysDelivered(keyCount), kind: 'keys-delivered', link: '/library', userId: order.userId }, tx);
   }
 
   paymentDeclined(order: { id: string; userId: string | null }, reason: string | null): void {
@@ -127,18 +132,4 @@ export class NotificationsService implements OrderEvents, AccountEvents {
     this.inFlight.add(work);
     void work.finally(() => this.inFlight.delete(work));
   }
-}
-
-/** A row as SPEC §3 Notification. */
-export function toNotification(row: NotificationRow, isRead: boolean): Notification {
-  return {
-    _id: row.id,
-    title: row.title,
-    text: row.text,
-    generatedAt: row.createdAt.toISOString(),
-    rawTimestamp: row.createdAt.getTime(),
-    isRead,
-    isPublic: row.userId === null,
-    link: row.link,
-  };
 }

@@ -40,6 +40,14 @@ export function publicNotifications(db: Db, limit: number): Promise<Notification
     .limit(limit);
 }
 
+/**
+ * Every notification created at or after `since`, oldest first: what a stream listener that lost its
+ * connection replays (bounded: an outage long enough to pass it is covered by the lists' next fetch).
+ */
+export function notificationsCreatedSince(db: Db, since: Date, limit: number): Promise<NotificationRow[]> {
+  return db.select().from(notifications).where(gte(notifications.createdAt, since)).orderBy(notifications.createdAt, notifications.id).limit(limit);
+}
+
 /** The notification if `userId` may see it (public, or their own), else undefined. */
 export async function visibleNotification(db: Db, id: string, userId: string): Promise<NotificationRow | undefined> {
   const [row] = await db

@@ -6,10 +6,20 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { NOTIFICATION_HEARTBEAT_SECONDS, type Notification } from '@keystore/contract';
 import type { Database } from '../../db/client.ts';
+import { notificationsCreatedSince } from './store.ts';
+import { toNotification } from './view.ts';
 
 export const NOTIFICATIONS_CHANNEL = 'notifications_created';
 /** Open streams one instance keeps at most: each holds a socket, and visitors need no account to open one. */
 export const MAX_STREAMS = 10_000;
+/**
+ * A notification's row is stamped when its transaction writes it and announced when it commits:
+ * a replay after a lost connection looks this much further back, and skips what was already sent.
+ */
+const REPLAY_OVERLAP_MS = 10_000;
+const REPLAY_LIMIT = 1000;
+/** Ids of the announcements delivered lately, so a replay does not send one twice. */
+const RECENT_IDS_KEPT = 2000;
 
 /** What travels on the channel: the notification as its readers see it, and whose it is (null: everyone's). */
 export interface Announcement {
@@ -37,6 +47,7 @@ export class NotificationStreams {
   private readonly database: Database;
   private readonly log: FastifyBaseLogger;
   private readonly maxStreams: number;
+  private readonly recent = new Set<string>();
 
   constructor(database: Database, log: FastifyBaseLogger, maxStreams = MAX_STREAMS) {
     this.database = database;
@@ -46,7 +57,11 @@ export class NotificationStreams {
 
   /** Starts listening on the channel and the heartbeat (app onReady). */
   async start(): Promise<void> {
-    this.stopListening = await this.database.listen(NOTIFICATIONS_CHANNEL, (payload) => this.deliver(payload));
+    this.stopListening = await this.database.listen(NOTIFICATIONS_CHANNEL, (payload) => this.deliver(payload), {
+      onReconnect: (lostAt) => {
+        this.replaySince(lostAt).catch((error: unknown) => this.log.error({ err: error }, 'could not replay the notifications missed during a lost connection'));
+      },
+    });
     // A comment line now and then: proxies and browsers drop a stream that stays silent too long.
     this.heartbeat = setInterval(() => this.broadcast(':heartbeat\n\n'), NOTIFICATION_HEARTBEAT_SECONDS * 1000);
     this.heartbeat.unref();
@@ -77,6 +92,14 @@ export class NotificationStreams {
     return this.subscribers.size >= this.maxStreams;
   }
 
+  /** Sends the notifications created while the channel was not heard (a database outage), oldest first. */
+  private async replaySince(lostAt: Date): Promise<void> {
+    const missed = await notificationsCreatedSince(this.database.db, new Date(lostAt.getTime() - REPLAY_OVERLAP_MS), REPLAY_LIMIT);
+    const replayed = missed.filter((row) => !this.recent.has(row.id));
+    for (const row of replayed) this.announce({ userId: row.userId, notification: toNotification(row, false) });
+    if (replayed.length > 0) this.log.info({ replayed: replayed.length }, 'notifications missed during a lost database connection sent');
+  }
+
   private deliver(payload: string): void {
     let announcement: Announcement;
     try {
@@ -85,6 +108,14 @@ export class NotificationStreams {
       this.log.error({ err: error }, 'unreadable notification announcement');
       return;
     }
+    this.announce(announcement);
+  }
+
+  private announce(announcement: Announcement): void {
+    const id = announcement.notification._id;
+    if (this.recent.has(id)) return;
+    this.recent.add(id);
+    if (this.recent.size > RECENT_IDS_KEPT) this.recent.delete(this.recent.values().next().value!);
     const frame = `event: notification\nid: ${announcement.notification._id}\ndata: ${JSON.stringify(announcement.notification)}\n\n`;
     const { userId } = announcement;
     if (userId === null) return this.broadcast(frame);

@@ -1,8 +1,10 @@
-// Getting the keys of a paid order (decision 008). The supplier is called outside any transaction
-// (it may take seconds); the keys are then stored and the order marked Delivered in one short
-// transaction. A lease on the order row keeps two runs (the paying request, the retry job, another
-// instance) from working on the same order at once, and every step is safe to repeat: the supplier
-// order is placed with our order id as its external id, and stored keys are unique per line position.
+// Getting the keys of a paid order (decisions 008 and 012). The supplier is called outside any
+// transaction (it may take seconds); the keys are then stored, the order marked Delivered, its
+// reservations settled and its receipt and notification written in one short transaction. A run
+// owns its order through Database.own, an advisory lock that dies with the process, so two runs (the
+// paying request, the retry job, another instance) never work on one order at once, and a crashed
+// instance's orders are taken over within seconds. Every step is safe to repeat: the supplier order
+// is placed with our order id as its external id, and stored keys are unique per line position.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
@@ -15,8 +17,6 @@ import type { OrderEvents } from './events.ts';
 import { deliveryDelayedMail, receiptMail, type Recipient } from './mails.ts';
 import { claimDelayNotice, claimForAllocation, linesOfOrder, lockOrderForDelivery, markDelivered, settleDeliveredStock, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
 
-/** How long one run may hold an order; a run that dies (a crash) frees it after this. */
-const LEASE_SECONDS = 180;
 /** Retry delays after the n-th failed run, in minutes, doubling up to an hour. */
 const retryDelayMinutes = (attempts: number) => Math.min(2 ** Math.max(0, attempts - 1), 60);
 const RETRY_BATCH = 50;
@@ -80,10 +80,21 @@ export class KeyAllocator {
   }
 
   private async run(orderId: string): Promise<AllocationResult> {
-    const { database, supplier, library, log } = this.deps;
+    const release = await this.deps.database.own(`order-delivery:${orderId}`);
+    if (!release) return 'busy';
+    try {
+      return await this.runOwned(orderId);
+    } finally {
+      await release();
+    }
+  }
+
+  private async runOwned(orderId: string): Promise<AllocationResult> {
+    const { database, supplier, library, log, mailer } = this.deps;
     // The lines never change, so they are read alongside the claim rather than after it.
-    const [order, lines] = await Promise.all([claimForAllocation(database.db, orderId, LEASE_SECONDS), linesOfOrder(database.db, orderId)]);
+    const [order, lines] = await Promise.all([claimForAllocation(database.db, orderId), linesOfOrder(database.db, orderId)]);
     if (!order) return 'busy';
+    const buyer = order.userId ? await this.deps.users.findById(order.userId) : undefined;
 
     let supplierOrderId: string;
     let supplierKeys: SupplierKey[];
@@ -121,6 +132,9 @@ export class KeyAllocator {
         // Refunded while the supplier was asked: the keys just written are rolled back, never handed out.
         if (!(await markDelivered(tx, order.id, supplierOrderId))) throw new OrderGone();
         await settleDeliveredStock(tx, lines);
+        // The receipt and the notification are committed with the keys (an outbox), never after them from memory.
+        if (buyer) await mailer.enqueue(tx, receiptMail(this.deps.mailContext, { email: buyer.email, username: buyer.username }, order, lines, keys));
+        await this.deps.events?.keysDelivered(tx, order, wanted);
         return 'delivered' as const;
       })
       .catch((error: unknown) => {
@@ -133,9 +147,7 @@ export class KeyAllocator {
       await this.postpone({ ...order, supplierOrderId }, lines, `The supplier handed over ${keys.length} usable keys of ${wanted}`);
       return 'pending';
     }
-    // The receipt is written after the answer: the buyer waits for the keys, not for the mail.
-    this.track(this.mail(order, (to) => receiptMail(this.deps.mailContext, to, order, lines, keys)));
-    this.deps.events?.keysDelivered(order, wanted);
+    mailer.flush();
     return 'delivered';
   }
 
@@ -151,7 +163,6 @@ export class KeyAllocator {
     log.warn({ orderId: order.id, attempts: order.allocationAttempts, retryInMinutes: minutes, reason }, 'keys not delivered yet');
     await updateOrder(database.db, order.id, {
       supplierOrderId: order.supplierOrderId,
-      allocationLeaseUntil: null,
       nextAllocationAt: new Date(Date.now() + minutes * 60_000),
       lastAllocationError: reason.slice(0, 500),
     });

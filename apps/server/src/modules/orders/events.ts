@@ -1,6 +1,9 @@
 // What the orders module tells the rest of the app about an order's life, without knowing who
-// listens (the app wires notifications here). Listeners are called after the change is committed
-// and must not make the caller wait: they return nothing and do their work in the background.
+// listens (the app wires notifications here). Most listeners are called after the change is
+// committed and must not make the caller wait: they return nothing and work in the background.
+// A delivery's listener writes inside the delivery's transaction instead (an outbox): the customer
+// is told exactly when the keys are in, even if the process dies right after the commit.
+import type { Db } from '../../db/client.ts';
 
 /** An order as a listener sees it; `userId` is null once the account is deleted. */
 export interface OrderEventSubject {
@@ -10,6 +13,6 @@ export interface OrderEventSubject {
 
 export interface OrderEvents {
   orderPaid(order: OrderEventSubject & { amountCents: number; currency: string }): void;
-  keysDelivered(order: OrderEventSubject, keyCount: number): void;
+  keysDelivered(tx: Db, order: OrderEventSubject, keyCount: number): Promise<void>;
   paymentDeclined(order: OrderEventSubject, reason: string | null): void;
 }

@@ -1,14 +1,19 @@
-// The orders' schedules: every minute, expire unpaid orders past their 30 minutes and retry paid
-// orders whose keys are not all in; at start, a sweep that finishes every paid order left
-// undelivered (a crash between the payment and the keys). Each run takes a PostgreSQL advisory
-// lock, so in a cluster one instance at a time does it.
+// The orders' schedules: every minute, expire unpaid orders past their 30 minutes; every few
+// seconds, allocate paid orders whose keys are due (a retry after a supplier failure, or an order
+// whose paying instance died: its delivery is no longer owned); at start, a sweep that finishes
+// every paid order left undelivered. Each run takes a PostgreSQL advisory lock, so in a cluster one
+// instance at a time does it, and each catches its errors (a database outage) and runs again next time.
 import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
 import { LOCKS, type Database } from '../../db/client.ts';
 import type { OrdersService } from './service.ts';
 
+/** How often due deliveries are looked for: a paid order whose instance died waits about this long. */
+const RETRY_EVERY_SECONDS = 5;
+
 export class OrderJobs {
-  private cron: Cron | undefined;
+  private expiryCron: Cron | undefined;
+  private retryCron: Cron | undefined;
   private sweep: Promise<unknown> | undefined;
   private readonly database: Database;
   private readonly orders: OrdersService;
@@ -23,14 +28,13 @@ export class OrderJobs {
   /** Starts the schedule and, in the background, the start-up sweep. */
   start(): void {
     this.sweep = this.retryUndelivered(false);
-    this.cron = new Cron('0 * * * * *', { protect: true, unref: true }, async () => {
-      await this.expire();
-      await this.retryUndelivered(true);
-    });
+    this.expiryCron = new Cron('0 * * * * *', { protect: true, unref: true }, async () => void (await this.expire()));
+    this.retryCron = new Cron(`*/${RETRY_EVERY_SECONDS} * * * * *`, { protect: true, unref: true }, async () => void (await this.retryUndelivered(true)));
   }
 
   async stop(): Promise<void> {
-    this.cron?.stop();
+    this.expiryCron?.stop();
+    this.retryCron?.stop();
     await this.sweep;
     await this.orders.allocator.drain();
   }

@@ -14,8 +14,12 @@ import { findOrder, linesOf, lockOrder, payAwaitingOrder, reserveStock, returnSt
 
 /** How long the paying request waits for the keys before answering "on their way". */
 const ALLOCATION_WAIT_MS = 8000;
-/** A freshly paid order is the paying request's to allocate; the retry job steps in only after this. */
-const RETRY_GRACE_MS = 30_000;
+/**
+ * A freshly paid order is the paying instance's to allocate; the retry job of any instance takes it
+ * after this, unless a live process owns its delivery (allocation.ts): so a crash between the payment
+ * and the keys delays them by seconds only.
+ */
+const RETRY_GRACE_MS = 5_000;
 
 export interface PaymentStatesDeps {
   database: Database;
@@ -90,6 +94,10 @@ export class PaymentStates implements PaymentOutcomes {
         this.deps.log.fatal({ orderId }, 'KEYSTORE_FAULT=crash-after-payment: killing the process after the payment commit');
         process.kill(process.pid, 'SIGKILL');
       }
+      if (payment.deliverInBackground) {
+        void this.deps.allocator.allocate(orderId);
+        return { orderId, status: 'Paid', deliveryStatus: 'Pending', newlyPaid };
+      }
       const allocated = await this.deps.allocator.allocateWithin(orderId, ALLOCATION_WAIT_MS);
       if (allocated === 'delivered') return { orderId, status: 'Paid', deliveryStatus: 'Delivered', newlyPaid };
     }
@@ -138,7 +146,6 @@ export class PaymentStates implements PaymentOutcomes {
         status: 'Refunded',
         refundedAt: new Date(),
         deliveryStatus: current.deliveryStatus === 'Delivered' ? 'Delivered' : 'Not delivered',
-        allocationLeaseUntil: null,
         nextAllocationAt: null,
       }))!;
     });

@@ -1,7 +1,7 @@
 // Data access for orders and their lines, and the stock reservation on the catalogue's games rows.
 // Reserving stock is the one place another module's table is written here: it must happen in the
 // same transaction as the order insert, or two buyers could both get the last key (decision 008).
-import { and, asc, count, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { catalogMessages, orderMessages, type OrderStatus } from '@keystore/contract';
 import { preparedOnce, queryRows, type Db } from '../../db/client.ts';
 import { games, orderLines, orders } from '../../db/schema.ts';
@@ -191,23 +191,19 @@ export async function updateOrder(db: Db, id: string, set: Partial<OrderRow>): P
 const ASYNC_COMMIT = sql`set_config('synchronous_commit', 'off', true) = 'off'`;
 
 /**
- * Claims an undelivered paid order for one allocation run: sets a lease unless a live one is held.
- * Atomic, so of two runs (a request and the retry job, or two instances) one gets the order. The
- * lease is committed without waiting for the disk: losing it in a crash only lets a retry come sooner.
+ * Counts one more allocation run of an undelivered paid order and answers it, or undefined when
+ * there is nothing to deliver. The run already owns the order (Database.own); the count is
+ * committed without waiting for the disk: losing it in a crash only shortens a retry delay.
  */
 const claim = preparedOnce((db) =>
   db
     .update(orders)
-    .set({
-      allocationLeaseUntil: sql`now() + ${sql.placeholder('leaseSeconds')}::int * interval '1 second'`,
-      allocationAttempts: sql`${orders.allocationAttempts} + 1`,
-    })
+    .set({ allocationAttempts: sql`${orders.allocationAttempts} + 1` })
     .where(
       and(
         eq(orders.id, sql.placeholder('id')),
         eq(orders.status, 'Paid'),
         sql`${orders.deliveryStatus} <> 'Delivered'`,
-        or(isNull(orders.allocationLeaseUntil), lt(orders.allocationLeaseUntil, sql`now()`)),
         // Evaluated for the row it updates (every condition of a matching row is), so its commit is asynchronous.
         ASYNC_COMMIT,
       ),
@@ -216,8 +212,8 @@ const claim = preparedOnce((db) =>
     .prepare('claim_for_allocation'),
 );
 
-export async function claimForAllocation(db: Db, id: string, leaseSeconds: number): Promise<OrderRow | undefined> {
-  const [row] = await claim(db).execute({ id, leaseSeconds });
+export async function claimForAllocation(db: Db, id: string): Promise<OrderRow | undefined> {
+  const [row] = await claim(db).execute({ id });
   return row;
 }
 
@@ -230,7 +226,7 @@ export async function claimForAllocation(db: Db, id: string, leaseSeconds: numbe
 export async function markDelivered(tx: Db, id: string, supplierOrderId: string): Promise<boolean> {
   const rows = await tx
     .update(orders)
-    .set({ deliveryStatus: 'Delivered', deliveredAt: sql`now()`, supplierOrderId, allocationLeaseUntil: null, nextAllocationAt: null, lastAllocationError: null })
+    .set({ deliveryStatus: 'Delivered', deliveredAt: sql`now()`, supplierOrderId, nextAllocationAt: null, lastAllocationError: null })
     .where(and(eq(orders.id, id), eq(orders.status, 'Paid'), sql`${orders.deliveryStatus} <> 'Delivered'`, ASYNC_COMMIT))
     .returning({ id: orders.id });
   return rows.length > 0;
@@ -245,7 +241,7 @@ export async function lockOrderForDelivery(tx: Db, id: string): Promise<Pick<Ord
   return row && { status: row.status, deliveryStatus: row.delivery_status };
 }
 
-/** Paid orders whose keys are not all in and that nobody is working on; `dueOnly`: only those whose retry time has come. */
+/** Paid orders whose keys are not all in; `dueOnly`: only those whose retry time has come (a run skips those another process owns). */
 export async function undeliveredOrders(db: Db, options: { dueOnly: boolean; limit: number }): Promise<string[]> {
   const rows = await db
     .select({ id: orders.id })
@@ -254,7 +250,6 @@ export async function undeliveredOrders(db: Db, options: { dueOnly: boolean; lim
       and(
         eq(orders.status, 'Paid'),
         sql`${orders.deliveryStatus} <> 'Delivered'`,
-        or(isNull(orders.allocationLeaseUntil), lt(orders.allocationLeaseUntil, sql`now()`)),
         options.dueOnly ? or(isNull(orders.nextAllocationAt), lte(orders.nextAllocationAt, sql`now()`)) : undefined,
       ),
     )

@@ -64,6 +64,12 @@ export interface PaymentReport {
   providerRef?: string;
   /** Checked against the order's amount before it counts as paid; the test gateway, which charges the order itself, leaves it out. */
   amount?: ReceivedAmount;
+  /**
+   * Answer as soon as the payment is recorded and get the keys in the background (a webhook: the
+   * provider must hear back at once). Without it the paying customer's request waits a few seconds
+   * for the keys, so the pay page can show them.
+   */
+  deliverInBackground?: boolean;
 }
 
 /** What markPaid answers: the order's state after the call. */

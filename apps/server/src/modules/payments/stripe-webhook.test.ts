@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Order, Purchase } from '@keystore/contract';
 import { paymentEvents } from '../../db/schema.ts';
 import { FakeStripe, type StripeEvent } from '../../test/fake-stripe.ts';
+import { DemoSupplier } from '../catalog/supplier/demo.ts';
+import type { SupplierOrderLine } from '../catalog/supplier/supplier.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 import { STRIPE_WEBHOOK_PATH } from './stripe-webhook.ts';
 
@@ -63,6 +65,8 @@ describe('Stripe webhook', () => {
     const answer = await deliver(event);
     expect(answer.statusCode).toBe(200);
     expect(answer.json()).toEqual({ received: true });
+    // The webhook answers once the payment is recorded; the keys follow in the background.
+    await t.app.orders.allocator.drain();
     expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered', paymentProvider: 'stripe' });
     expect(await purchasesOf(buyer)).toHaveLength(2);
     expect(await receipts(buyer)).toHaveLength(1);
@@ -77,6 +81,8 @@ describe('Stripe webhook', () => {
       const answers = concurrently ? await Promise.all(deliveries.map((send) => send())) : [];
       if (!concurrently) for (const send of deliveries) answers.push(await send());
       expect(answers.map((answer) => answer.statusCode)).toEqual(Array(10).fill(200));
+      // The webhook answers once the payment is recorded; the keys follow in the background.
+      await t.app.orders.allocator.drain();
       expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
       expect(await purchasesOf(buyer)).toHaveLength(3);
       expect(await receipts(buyer)).toHaveLength(1);
@@ -123,6 +129,8 @@ describe('Stripe webhook', () => {
     const { order, sessionId } = await stripeOrder(2);
     const event = fake.sessionEvent('checkout.session.completed', sessionId, { session: { amount_total: Math.round(order.amount * 100), currency: 'EUR' } });
     expect((await deliver(event)).statusCode).toBe(200);
+    // The webhook answers once the payment is recorded; the keys follow in the background.
+    await t.app.orders.allocator.drain();
     expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
     expect(await purchasesOf(buyer)).toHaveLength(2);
   });
@@ -134,6 +142,8 @@ describe('Stripe webhook', () => {
     for (const type of ['checkout.session.completed', 'checkout.session.expired', 'checkout.session.async_payment_failed'] as const) {
       expect((await deliver(fake.sessionEvent(type, sessionId))).statusCode).toBe(200);
     }
+    // The webhook answers once the payment is recorded; the keys follow in the background.
+    await t.app.orders.allocator.drain();
     expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
     expect(await purchasesOf(buyer)).toHaveLength(2);
     expect(await receipts(buyer)).toHaveLength(1);
@@ -147,6 +157,8 @@ describe('Stripe webhook', () => {
     expect(await purchasesOf(buyer)).toEqual([]);
 
     expect((await deliver(fake.sessionEvent('checkout.session.async_payment_succeeded', sessionId))).statusCode).toBe(200);
+    // The webhook answers once the payment is recorded; the keys follow in the background.
+    await t.app.orders.allocator.drain();
     expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
     expect(await purchasesOf(buyer)).toHaveLength(1);
   });
@@ -175,5 +187,45 @@ describe('Stripe webhook', () => {
     const foreign = fake.sessionEvent('checkout.session.completed', sessionId, { session: { client_reference_id: 'not-an-order-of-ours', metadata: {} } });
     expect((await deliver(foreign)).statusCode).toBe(200);
     expect(await purchasesOf(buyer)).toEqual([]);
+  });
+});
+
+/** The supplier holding every order until the test lets it go (a slow supplier API). */
+class HeldSupplier extends DemoSupplier {
+  release: () => void = () => undefined;
+  private held = new Promise<void>((resolve) => (this.release = resolve));
+  override async placeOrder(orderExternalId: string, lines: SupplierOrderLine[]): Promise<{ orderId: string }> {
+    await this.held;
+    return super.placeOrder(orderExternalId, lines);
+  }
+}
+
+describe('Stripe webhook with a slow supplier', () => {
+  const fake = new FakeStripe();
+  const supplier = new HeldSupplier();
+  let t: OrdersTestApp;
+
+  beforeAll(async () => {
+    await fake.start();
+    t = await ordersTestApp({ env: fake.env(), supplier });
+  });
+  afterAll(async () => {
+    supplier.release();
+    await t?.close();
+    await fake.stop();
+  });
+
+  it('answers Stripe as soon as the payment is recorded, and the keys follow when the supplier answers', async () => {
+    const buyer = await t.buyer();
+    const { order } = await t.order(buyer, await t.gameWithStock(10, 1), 2);
+    const { payload, headers } = fake.signed(fake.sessionEvent('checkout.session.completed', fake.sessionFor(order._id).id));
+    // The supplier has not answered (and will not until released): the webhook answers all the same.
+    const answer = await t.app.inject({ method: 'POST', url: STRIPE_WEBHOOK_PATH, headers, payload });
+    expect(answer.statusCode).toBe(200);
+    expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Paid', deliveryStatus: 'Pending' });
+
+    supplier.release();
+    await t.app.orders.allocator.drain();
+    expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered', lines: [{ keysDelivered: 2 }] });
   });
 });

@@ -86,7 +86,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookOptions> = 
     try {
       if (action.kind === 'pay') {
         // A wrong amount is refused inside markPaid and logged there; the event is still answered 2xx and recorded, as resending it would not change the sum.
-        await outcomes.markPaid(action.orderId, { amount: action.amount, ...(action.paymentIntent && { providerRef: action.paymentIntent }) });
+        await outcomes.markPaid(action.orderId, { amount: action.amount, deliverInBackground: true, ...(action.paymentIntent && { providerRef: action.paymentIntent }) });
       }
       else if (action.kind === 'decline') await outcomes.markDeclined(action.orderId, orderMessages.asyncPaymentFailed);
       else if (action.kind === 'expire') await outcomes.markExpired(action.orderId);
