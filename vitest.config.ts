@@ -11,8 +11,22 @@ export default defineConfig({
           name: 'server',
           root: 'apps/server',
           include: ['src/**/*.test.ts'],
+          exclude: ['src/**/*.pg.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // Suites that need a real PostgreSQL server (races, crashes, several instances, outages):
+        // `npm run test:postgres` runs them when one answers on 127.0.0.1:5432.
+        test: {
+          name: 'postgres',
+          root: 'apps/server',
+          include: ['src/**/*.pg.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          // Each file starts server processes of its own: one file at a time on a 2-core machine.
+          fileParallelism: false,
         },
       },
       { test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.{ts,tsx}'], environment: 'jsdom', passWithNoTests: true } },

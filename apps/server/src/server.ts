@@ -1,28 +1,53 @@
 // Reads the configuration, opens the database, builds the app and serves it until a signal stops it.
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 
+/** How long a shutdown waits for requests and deliveries under way before it gives up on them. */
+const SHUTDOWN_DEADLINE_MS = 15_000;
+
 const config = loadConfig();
+let built: FastifyInstance | undefined;
 const database = await openDatabase({
   url: config.databaseUrl,
   dataDir: config.dataDir,
-  onError: (error) => console.error('database connection error', error),
+  // Connection errors of background work (the pool, LISTEN, locks) are retried where they happen; here they are only logged.
+  onError: (error) => (built ? built.log.warn({ err: error }, 'database connection error (retried)') : console.error('database connection error', error)),
 });
-const app = await buildApp({ config, database });
+const app = (built = await buildApp({ config, database }));
 
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    void app
-      .close()
-      .then(() => database.close())
-      .then(() => process.exit(0));
-  });
+// A promise nobody awaited must not end a store that is serving customers: it is a bug to fix, logged loudly.
+process.on('unhandledRejection', (reason) => app.log.error({ err: reason }, 'unhandled promise rejection'));
+
+let shutdown: Promise<void> | undefined;
+/**
+ * One shutdown, whatever number of SIGTERM and SIGINT arrive (a supervisor signalling the whole
+ * process group sends several): stop accepting, let the requests and key deliveries under way
+ * finish, close the database, exit 0; exit 1 only if that takes longer than the deadline.
+ */
+function shutDown(signal: NodeJS.Signals): void {
+  if (shutdown) {
+    app.log.info({ signal }, 'already shutting down');
+    return;
+  }
+  app.log.info({ signal }, 'shutting down');
+  setTimeout(() => {
+    app.log.error({ deadlineMs: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time: exiting with work still under way');
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS).unref();
+  shutdown = app
+    .close()
+    .then(() => database.close())
+    .then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
 }
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, shutDown);
 
 await app.listen({ port: config.port, host: config.host });
 app.log.info(`Keystore is open at ${config.publicUrl} (database: ${database.kind}, supplier: ${config.supplier.name})`);

@@ -39,6 +39,8 @@ export class FakeKinguin extends LoopbackFake {
   readonly faults: Fault[] = [];
   readonly requests: Array<{ method: string; url: string; apiKey: string | undefined; body: unknown }> = [];
   readonly orders = new Map<string, { orderId: string; products: Array<{ productId: string; qty: number; price: number }> }>();
+  /** How long each order call takes (a supplier under load): keeps deliveries under way long enough to be cut by a crash. */
+  orderDelayMs = 0;
 
   protected async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let raw = '';
@@ -64,6 +66,7 @@ export class FakeKinguin extends LoopbackFake {
       const matching = this.products.filter((product) => !since || new Date(String(product.updatedAt)) >= new Date(since));
       return send(200, { results: matching.slice((page - 1) * limit, page * limit), item_count: matching.length });
     }
+    if (this.orderDelayMs > 0 && url.pathname.startsWith('/v2/order')) await new Promise((resolve) => setTimeout(resolve, this.orderDelayMs));
     if (request.method === 'POST' && url.pathname === '/v2/order') {
       const externalId = String(body.orderExternalId);
       // Kinguin refuses a second order with the same orderExternalId; the store must not buy twice.
