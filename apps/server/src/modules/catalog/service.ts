@@ -15,7 +15,7 @@ import type { Supplier } from './supplier/supplier.ts';
 import { CATALOG_CHANNEL, syncCatalog, type SyncOutcome } from './sync.ts';
 
 /** How often each instance brings the stock shown in lists up to date with the database. */
-const STOCK_REFRESH_MS = 2000;
+const STOCK_REFRESH_MS = 1000;
 /**
  * A row's updated_at is its transaction's start, which may commit after a later-stamped one was
  * already seen: each refresh looks this far back, so a slow commit is still picked up.

@@ -1,0 +1,80 @@
+// Two instances on one PostgreSQL (and Redis when it answers), started as the README's scale-out
+// section says: whatever one instance does, the other sees, and 50 buyers spread over both for the
+// last 10 keys buy exactly 10.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GameListAnswer, Order, Purchase, User } from '@keystore/contract';
+import { openDatabase, queryRows, type Database } from '../db/client.ts';
+import { customerOver, customersIn, eventually, purchase, scratchDatabase, SHARED_POSTGRES, startInstance, type Instance } from './cluster-kit.ts';
+
+describe.skipIf(!SHARED_POSTGRES)('two instances on one PostgreSQL', () => {
+  let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
+  let database: Database;
+  let a: Instance;
+  let b: Instance;
+
+  beforeAll(async () => {
+    scratch = await scratchDatabase(SHARED_POSTGRES!, 'pair');
+    a = await startInstance({ databaseUrl: scratch.url });
+    b = await startInstance({ databaseUrl: scratch.url });
+    database = await openDatabase({ url: scratch.url });
+    await eventually(async () => ((await (await fetch(`${b.base}/api/games?pageSize=1`)).json()) as GameListAnswer).total > 0, 30_000);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await database?.close();
+    await scratch?.drop();
+  });
+
+  const gameWithStock = async (stock: number, offset: number) => {
+    const [game] = await queryRows<{ id: string }>(database.db, sql`select id from games where active order by popularity desc, id offset ${offset} limit 1`);
+    await database.db.execute(sql`update games set supplier_stock = ${stock}, reserved = 0 where id = ${game!.id}`);
+    return game!.id;
+  };
+
+  it('accepts on B the account signed up, verified and signed in on A, and reveals on B a key bought on A', async () => {
+    const customer = await customerOver(a.base, b.base);
+    const profile = await fetch(`${b.base}/api/users/profile`, { headers: customer.headers });
+    expect(profile.status).toBe(200);
+    expect(((await profile.json()) as User).email).toBe(customer.email);
+
+    const gameId = await gameWithStock(20, 0);
+    const bought = await purchase(a.base, customer.headers, gameId);
+    expect(bought).toMatchObject({ placed: 201, paid: 200 });
+    const order = (await (await fetch(`${b.base}/api/orders/${bought.orderId}`, { headers: customer.headers })).json()) as Order;
+    expect(order).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
+    const [owned] = (await (await fetch(`${b.base}/api/purchases`, { headers: customer.headers })).json()) as Purchase[];
+    const revealed = await fetch(`${b.base}/api/purchases/${owned!._id}/key`, { headers: customer.headers });
+    expect(revealed.status).toBe(200);
+    expect(((await revealed.json()) as { key: string }).key).toMatch(/^DEMO-/);
+  });
+
+  it('shows on B, within 2 s, the stock a sale on A took', async () => {
+    const gameId = await gameWithStock(30, 1);
+    const stockOn = async (instance: Instance) => {
+      const list = (await (await fetch(`${instance.base}/api/games?pageSize=100&sort=popularity`)).json()) as GameListAnswer;
+      return list.items.find((game) => game._id === gameId)?.stock;
+    };
+    expect(await eventually(async () => (await stockOn(b)) === 30, 5000)).toBe(true);
+    const [buyer] = await customersIn(scratch.url, 1);
+    expect(await purchase(a.base, buyer!.headers, gameId, 3)).toMatchObject({ placed: 201, paid: 200 });
+    const soldAt = Date.now();
+    expect(await eventually(async () => (await stockOn(b)) === 27, 2000, 50)).toBe(true);
+    console.log(`a sale on A showed in B's list after ${Date.now() - soldAt} ms`);
+  });
+
+  it('sells exactly 10 keys to 50 buyers racing over both instances', async () => {
+    const gameId = await gameWithStock(10, 2);
+    const buyers = await customersIn(scratch.url, 50);
+    const outcomes = await Promise.all(buyers.map((buyer, n) => purchase(n % 2 === 0 ? a.base : b.base, buyer.headers, gameId)));
+    expect(outcomes.filter((outcome) => outcome.paid === 200)).toHaveLength(10);
+    expect(outcomes.filter((outcome) => outcome.placed === 409)).toHaveLength(40);
+    const [counts] = await queryRows<{ keys: number; distinct: number; stock: number }>(
+      database.db,
+      sql`select (select count(*)::int from product_keys where game_id = ${gameId}) as keys,
+                 (select count(distinct serial_hash)::int from product_keys where game_id = ${gameId}) as distinct,
+                 (select stock from games where id = ${gameId}) as stock`,
+    );
+    expect(counts).toEqual({ keys: 10, distinct: 10, stock: 0 });
+  });
+});
