@@ -24,5 +24,13 @@ if (stale) {
 }
 
 const server = spawn(process.execPath, [...serverNodeFlags(), path.join(root, 'apps/server/src/main.ts')], { stdio: 'inherit' });
+// Every SIGINT and SIGTERM goes on to the server, which shuts down once however many arrive; this
+// process ends when the server does, with its exit code.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// Whoever started us (npm, a supervisor) may die without passing a signal on: the server must not
+// be left behind as an orphan, so it is told to stop when this process is orphaned.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) server.kill('SIGTERM');
+}, 500).unref();

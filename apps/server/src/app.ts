@@ -107,6 +107,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // database's last known state, probed at most once a second), so a health check costs no query.
   let stopping = false;
   app.addHook('preClose', () => void (stopping = true));
+  // A keep-alive connection whose request was under way when the shutdown began would keep the
+  // server open until its idle timeout: the answers given while stopping close their connection.
+  app.addHook('onSend', async (_request, reply) => {
+    if (stopping) reply.header('connection', 'close');
+  });
   const readiness = () =>
     stopping ? ('stopping' as const) : !catalog.ready ? ('starting' as const) : !database.health.check() ? ('database-unavailable' as const) : ('ok' as const);
   app.get(

@@ -38,6 +38,7 @@ function shutDown(signal: NodeJS.Signals): void {
   }, SHUTDOWN_DEADLINE_MS).unref();
   shutdown = app
     .close()
+    .then(() => app.log.info('requests, jobs and deliveries finished; closing the database'))
     .then(() => database.close())
     .then(
       () => process.exit(0),

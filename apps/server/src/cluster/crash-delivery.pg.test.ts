@@ -94,7 +94,7 @@ describe.skipIf(!SHARED_POSTGRES)('kill -9 during a purchase burst (PostgreSQL, 
     const state = await eventually(async () => {
       const current = await paidOrders();
       return current.delivered === paid ? current : undefined;
-    }, 15_000);
+    }, 20_000);
     expect(state, 'every paid order delivered by the survivor').toBeDefined();
     expect(state).toMatchObject({ paid, delivered: paid, receipts: paid, notified: paid, keys: paid });
     expect(survivor.child.exitCode).toBeNull();

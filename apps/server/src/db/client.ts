@@ -353,6 +353,7 @@ class OwnershipLocks {
   private client: pg.Client | undefined;
   private connecting: Promise<pg.Client> | undefined;
   private readonly held = new Set<string>();
+  private queue: Promise<unknown> = Promise.resolve();
   private readonly create: () => pg.Client;
   private readonly onError: (error: unknown) => void;
 
@@ -365,23 +366,33 @@ class OwnershipLocks {
     if (this.held.has(name)) return undefined;
     this.held.add(name);
     try {
-      const client = await this.connection();
-      const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as locked', [OWNERSHIP_LOCK_SPACE, name]);
-      if (!rows[0]?.locked) {
+      const { client, locked } = await this.serially(async () => {
+        const client = await this.connection();
+        const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as locked', [OWNERSHIP_LOCK_SPACE, name]);
+        return { client, locked: rows[0]?.locked === true };
+      });
+      if (!locked) {
         this.held.delete(name);
         return undefined;
       }
       return async () => {
         this.held.delete(name);
         // After a lost connection the lock is already gone (and this is another session).
-        if (this.client === client) {
-          await client.query('select pg_advisory_unlock($1, hashtext($2))', [OWNERSHIP_LOCK_SPACE, name]).catch(this.onError);
-        }
+        await this.serially(async () => {
+          if (this.client === client) await client.query('select pg_advisory_unlock($1, hashtext($2))', [OWNERSHIP_LOCK_SPACE, name]);
+        }).catch(this.onError);
       };
     } catch (error) {
       this.held.delete(name);
       throw error;
     }
+  }
+
+  /** One query at a time on the connection (pg queues them too, but that is deprecated). */
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work);
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   private connection(): Promise<pg.Client> {

@@ -9,7 +9,7 @@ import { LOCKS, type Database } from '../../db/client.ts';
 import type { OrdersService } from './service.ts';
 
 /** How often due deliveries are looked for: a paid order whose instance died waits about this long. */
-const RETRY_EVERY_SECONDS = 5;
+const RETRY_EVERY_SECONDS = 2;
 
 export class OrderJobs {
   private expiryCron: Cron | undefined;

@@ -19,7 +19,7 @@ const ALLOCATION_WAIT_MS = 8000;
  * after this, unless a live process owns its delivery (allocation.ts): so a crash between the payment
  * and the keys delays them by seconds only.
  */
-const RETRY_GRACE_MS = 5_000;
+const RETRY_GRACE_MS = 3_000;
 
 export interface PaymentStatesDeps {
   database: Database;

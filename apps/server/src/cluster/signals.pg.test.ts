@@ -1,0 +1,89 @@
+// SIGTERM and SIGINT together to the whole process group during traffic, as a supervisor stopping
+// `npm start` does (DESIGN §6): one shutdown, every request under way answered, exit 0, nothing
+// left running. The store runs as `npm start` runs it (scripts/start.ts and its server process),
+// and purchases are under way: the supplier (a fake of the Kinguin API) takes a second per call.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GameListAnswer } from '@keystore/contract';
+import { freePort } from '../../../../scripts/server-process.ts';
+import { FakeKinguin, kinguinProduct } from '../test/fake-kinguin.ts';
+import { CLUSTER_SECRETS, customersIn, eventually, purchase, scratchDatabase, SHARED_POSTGRES } from './cluster-kit.ts';
+
+const START_SCRIPT = path.join(import.meta.dirname, '../../../../scripts/start.ts');
+
+describe.skipIf(!SHARED_POSTGRES)('signals to the whole process group during traffic', () => {
+  const kinguin = new FakeKinguin();
+  let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'keystore-signals-'));
+
+  beforeAll(async () => {
+    await kinguin.start();
+    kinguin.products = Array.from({ length: 3 }, (_, n) => kinguinProduct(n, { qty: 1000 }));
+    scratch = await scratchDatabase(SHARED_POSTGRES!, 'signals');
+  });
+  afterAll(async () => {
+    await scratch?.drop();
+    await kinguin.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('shuts down once, answers every request under way, and exits 0', { timeout: 180_000 }, async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const store = spawn(process.execPath, [START_SCRIPT], {
+      env: {
+        ...process.env,
+        DATABASE_URL: scratch.url,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        LOG_LEVEL: process.env.SIGNALS_LOG_LEVEL ?? 'warn',
+        SUPPLIER: 'kinguin',
+        SUPPLIER_API_URL: kinguin.url,
+        SUPPLIER_API_KEY: kinguin.apiKey,
+        ...CLUSTER_SECRETS,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // A process group of its own: the start script and the server, as under a supervisor.
+      detached: true,
+    });
+    let output = '';
+    store.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    store.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | string>((resolve) => store.once('exit', (code, signal) => resolve(signal ?? code ?? 0)));
+    try {
+      const listed = await eventually(async () => {
+        const list = (await (await fetch(`${base}/api/games?pageSize=3`)).json()) as GameListAnswer;
+        return list.total > 0 ? list : undefined;
+      }, 120_000, 200);
+      expect(listed?.total, output).toBeGreaterThan(0);
+      const buyers = await customersIn(scratch.url, 12);
+
+      kinguin.orderDelayMs = 1000;
+      const traffic = buyers.map((buyer, n) => purchase(base, buyer.headers, listed!.items[n % listed!.items.length]!._id));
+      // Signal once the payments are under way (each waits for the supplier).
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      process.kill(-store.pid!, 'SIGTERM');
+      process.kill(-store.pid!, 'SIGINT');
+      process.kill(-store.pid!, 'SIGTERM');
+
+      const outcomes = await Promise.all(traffic.map((request) => request.catch((error: Error) => ({ placed: 0, paid: undefined, error: error.message }))));
+      expect(await exited, output).toBe(0);
+      // Every request that reached the store was answered in full: none was cut.
+      expect(outcomes.filter((outcome) => outcome.placed === 201).every((outcome) => outcome.paid === 200), JSON.stringify(outcomes)).toBe(true);
+      expect(outcomes.filter((outcome) => outcome.paid === 200).length).toBeGreaterThan(0);
+      expect(output).not.toMatch(/request failed|unhandled/i);
+      // Nothing left behind in the group.
+      expect(() => process.kill(-store.pid!, 0)).toThrow();
+    } finally {
+      kinguin.orderDelayMs = 0;
+      try {
+        process.kill(-store.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+});
