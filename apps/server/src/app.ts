@@ -178,6 +178,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('news', news);
   await app.register(newsRoutes, { news });
+  // A store before the `images` table kept uploads in DATA_DIR: they move into the database once.
+  app.addHook('onReady', async () => {
+    const moved = (await users.avatars.importOlderFiles()) + (await news.covers.importOlderFiles());
+    if (moved > 0) app.log.info({ moved }, 'uploaded images moved from DATA_DIR into the database');
+  });
   const orderJobs = new OrderJobs(database, orders, app.log);
   app.decorate('orderJobs', orderJobs);
   app.addHook('onReady', () => orderJobs.start());
