@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startBenchServer } from './server.ts';
+import { BENCH_SECRETS, startBenchServer } from './server.ts';
 
 const root = path.join(import.meta.dirname, '..');
 const COUNT = Number(process.env.BENCH_TITLES ?? 70_000);
@@ -122,7 +122,8 @@ await benchmark('embedded database (PGlite)', embeddedEnv);
 
 const pgUrl = await postgresDatabase();
 if (pgUrl) {
-  const pgEnv = { DATA_DIR: path.join(root, '.bench-data', 'pg-secrets'), DATABASE_URL: pgUrl };
+  // Seeding on PostgreSQL loads the configuration too, which there asks for the secrets.
+  const pgEnv = { DATA_DIR: path.join(root, '.bench-data', 'pg'), DATABASE_URL: pgUrl, ...BENCH_SECRETS };
   if ((await gameCount(pgUrl)) < COUNT) {
     console.log(`Seeding PostgreSQL with ${COUNT} titles…`);
     seed(pgEnv);

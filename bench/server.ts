@@ -9,6 +9,12 @@ import { freePort, serverNodeFlags } from '../scripts/server-process.ts';
 const root = path.join(import.meta.dirname, '..');
 const READY_WITHIN_MS = 120_000;
 
+/**
+ * The benchmarks run the server as in production, and production takes its secrets from the
+ * environment only (it refuses to start without them): fixed ones, good for nothing but a benchmark.
+ */
+export const BENCH_SECRETS = { JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00', KEY_ENCRYPTION_KEY: 'be'.repeat(32) } as const;
+
 export interface BenchServerOptions {
   /**
    * Environment on top of this process's. The embedded database unless DATABASE_URL says otherwise;
@@ -36,7 +42,7 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const ownDataDir = options.env?.DATA_DIR ? undefined : mkdtempSync(path.join(tmpdir(), 'keystore-bench-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...options.env, PORT: String(port) };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...BENCH_SECRETS, ...options.env, PORT: String(port) };
   if (ownDataDir) env.DATA_DIR = ownDataDir;
   const started = performance.now();
   const server = spawn(process.execPath, [...serverNodeFlags(env), path.join(root, 'apps/server/src/main.ts')], {

@@ -31,6 +31,7 @@ import { seoRoutes } from './modules/seo/routes.ts';
 import { supportRoutes } from './modules/support/routes.ts';
 import { SupportService } from './modules/support/service.ts';
 import { registerErrorHandling } from './platform/errors.ts';
+import { KeyRing } from './platform/key-ring.ts';
 import { registerWebApp } from './platform/web-app.ts';
 
 declare module 'fastify' {
@@ -156,7 +157,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 } });
   await app.register(usersRoutes, { users });
 
-  const library = new LibraryService(database, catalog, config.secrets.keyEncryption);
+  const library = new LibraryService(database, catalog, new KeyRing(config.secrets.keyEncryption, config.secrets.keyEncryptionPrevious));
+  app.addHook('onReady', () => library.start());
   const orders = new OrdersService({ database, config, library, users, mailer, supplier, log: app.log, events: notifications });
   users.usePurchaseStats(orders);
   app.decorate('orders', orders);
@@ -181,6 +183,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('news', news);
   await app.register(newsRoutes, { news });
+  // A store before the `images` table kept uploads in DATA_DIR: they move into the database once.
+  app.addHook('onReady', async () => {
+    const moved = (await users.avatars.importOlderFiles()) + (await news.covers.importOlderFiles());
+    if (moved > 0) app.log.info({ moved }, 'uploaded images moved from DATA_DIR into the database');
+  });
   const orderJobs = new OrderJobs(database, orders, app.log);
   app.decorate('orderJobs', orderJobs);
   app.addHook('onReady', () => orderJobs.start());

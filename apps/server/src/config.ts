@@ -4,6 +4,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { emailProblem, normalizeEmail, passwordProblem } from '@keystore/contract/rules';
 
+const HEX_KEY = /^[0-9a-f]{64}$/i;
+
 const environmentSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -16,7 +18,15 @@ const environmentSchema = z.object({
   MAIL_FROM: z.string().default('Keystore <no-reply@keystore.local>'),
   SUPPORT_EMAIL: z.string().default('support@keystore.local'),
   JWT_SECRET: z.string().min(32).optional(),
-  KEY_ENCRYPTION_KEY: z.string().regex(/^[0-9a-f]{64}$/i, 'KEY_ENCRYPTION_KEY must be 64 hex digits').optional(),
+  /** The secret tokens were signed with before JWT_SECRET: still accepted, never used to sign. */
+  JWT_SECRET_PREVIOUS: z.string().min(32).optional(),
+  KEY_ENCRYPTION_KEY: z.string().regex(HEX_KEY, 'KEY_ENCRYPTION_KEY must be 64 hex digits').optional(),
+  /** Keys that encrypted stored keys before KEY_ENCRYPTION_KEY, comma-separated: they still decrypt. */
+  KEY_ENCRYPTION_KEY_PREVIOUS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((key) => key.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(HEX_KEY, 'KEY_ENCRYPTION_KEY_PREVIOUS must be keys of 64 hex digits, comma-separated'))),
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   SUPPLIER: z.enum(['demo', 'kinguin']).default('demo'),
@@ -67,7 +77,16 @@ export interface Config {
   databaseUrl: string | undefined;
   logLevel: string;
   mail: { smtpUrl: string | undefined; from: string; supportEmail: string };
-  secrets: { jwt: string; keyEncryption: string };
+  secrets: {
+    /** Signs tokens and keys the hashes of e-mailed codes. */
+    jwt: string;
+    /** Secrets signed with before `jwt`: tokens and codes made under them are still accepted. */
+    jwtPrevious: string[];
+    /** Encrypts keys at rest (64 hex digits). */
+    keyEncryption: string;
+    /** Keys that encrypted keys before `keyEncryption`: still decrypt until `npm run keys:reencrypt` has run. */
+    keyEncryptionPrevious: string[];
+  };
   admin: { email: string; password: string } | undefined;
   supplier: {
     name: 'demo' | 'kinguin';
@@ -121,19 +140,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const admin = adminAccount(e.ADMIN_EMAIL, e.ADMIN_PASSWORD);
   const dataDir = path.resolve(e.DATA_DIR);
+  const production = e.NODE_ENV === 'production';
+  const databaseUrl = e.DATABASE_URL || undefined;
   return {
-    production: e.NODE_ENV === 'production',
+    production,
     port: e.PORT,
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     dataDir,
-    databaseUrl: e.DATABASE_URL || undefined,
+    databaseUrl,
     logLevel: e.LOG_LEVEL,
     mail: { smtpUrl: e.SMTP_URL || undefined, from: e.MAIL_FROM, supportEmail: e.SUPPORT_EMAIL },
-    secrets: {
-      jwt: e.JWT_SECRET ?? generatedSecret(dataDir, 'jwt-secret', 48, 'base64url'),
-      keyEncryption: e.KEY_ENCRYPTION_KEY ?? generatedSecret(dataDir, 'key-encryption-key', 32, 'hex'),
-    },
+    secrets: secretsOf(e, dataDir, production || databaseUrl !== undefined),
     admin,
     supplier: {
       name: e.SUPPLIER,
@@ -170,6 +188,34 @@ function adminAccount(email: string | undefined, password: string | undefined): 
   ].filter(Boolean);
   if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return { email: normalizeEmail(email!), password: password! };
+}
+
+/**
+ * The secrets, from the environment. Several instances on one database must share them (a token one
+ * signed, another must accept; a key one encrypted, another must reveal), and one instance's DATA_DIR
+ * is not shared: so in production and on PostgreSQL they must be given. Only the embedded database
+ * outside production, which one process owns, makes its own into DATA_DIR, so `npm start` needs nothing.
+ */
+function secretsOf(e: z.output<typeof environmentSchema>, dataDir: string, shared: boolean): Config['secrets'] {
+  if (shared) {
+    const missing = [
+      !e.JWT_SECRET && 'JWT_SECRET (at least 32 characters, e.g. `openssl rand -base64 48`)',
+      !e.KEY_ENCRYPTION_KEY && 'KEY_ENCRYPTION_KEY (64 hex digits, e.g. `openssl rand -hex 32`)',
+    ].filter(Boolean);
+    if (missing.length) {
+      const why = e.NODE_ENV === 'production' ? 'NODE_ENV=production' : 'DATABASE_URL is set';
+      throw new Error(
+        `Invalid configuration:\n  ${missing.map((name) => `${name} is required when ${why}`).join('\n  ')}\n` +
+          '  Every instance must have the same secrets. A store that made its own keeps them in DATA_DIR/secrets/.',
+      );
+    }
+  }
+  return {
+    jwt: e.JWT_SECRET ?? generatedSecret(dataDir, 'jwt-secret', 48, 'base64url'),
+    jwtPrevious: e.JWT_SECRET_PREVIOUS ? [e.JWT_SECRET_PREVIOUS] : [],
+    keyEncryption: e.KEY_ENCRYPTION_KEY ?? generatedSecret(dataDir, 'key-encryption-key', 32, 'hex'),
+    keyEncryptionPrevious: e.KEY_ENCRYPTION_KEY_PREVIOUS,
+  };
 }
 
 /** A secret made once and kept in DATA_DIR, so tokens and encrypted keys survive a restart. */

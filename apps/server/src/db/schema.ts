@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { DeliveryStatus, OrderStatus, PaymentProviderName, Role, SystemRequirements } from '@keystore/contract';
 
 /** The catalogue: one row per supplier product. Money is held in euro cents. */
@@ -75,7 +75,7 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     role: text('role').$type<Role>().notNull().default('customer'),
     emailVerifiedAt: moment('email_verified_at'),
-    /** File name of the re-encoded avatar under DATA_DIR/avatars, or null for the default icon. */
+    /** File name of the re-encoded avatar (`images` row `avatars/<file>`), or null for the default icon. */
     avatar: text('avatar'),
     createdAt: moment('created_at').notNull().default(sql`now()`),
     updatedAt: moment('updated_at').notNull().default(sql`now()`),
@@ -285,8 +285,8 @@ export const paymentEvents = pgTable(
 
 /**
  * News (issue 6). `author` is 'Admin' for manual news, 'ChatGPT' for news written by the AI
- * provider, 'Keystore AI' for the offline generator's. The cover is a file under DATA_DIR/news
- * (re-encoded WebP) or null for the placeholder.
+ * provider, 'Keystore AI' for the offline generator's. The cover is the file name of a re-encoded
+ * WebP (`images` row `news/<file>`) or null for the placeholder.
  */
 export const news = pgTable(
   'news',
@@ -353,3 +353,34 @@ export const supportMessages = pgTable(
   },
   (table) => [index('support_messages_created_idx').on(table.createdAt)],
 );
+
+/**
+ * Keys the library keeps wrapped (encrypted under KEY_ENCRYPTION_KEY, see library/key-vault.ts): the
+ * key of the serial hashes, which must outlive a rotation of the encryption key.
+ */
+export const vaultKeys = pgTable('vault_keys', {
+  purpose: text('purpose').primaryKey(),
+  wrapped: text('wrapped').notNull(),
+  createdAt: moment('created_at').notNull().default(sql`now()`),
+});
+
+/** PostgreSQL's bytea as a Buffer from both drivers (PGlite answers a Uint8Array). */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});
+
+/**
+ * Uploaded pictures (avatars, news covers), re-encoded WebP of at most a few hundred kilobytes, kept
+ * in the database so that every instance serves what any instance stored. A name is never reused.
+ */
+export const images = pgTable('images', {
+  /** `<folder>/<file>`, e.g. `avatars/<userId>-<random>.webp`. */
+  name: text('name').primaryKey(),
+  contentType: text('content_type').notNull(),
+  bytes: bytea('bytes').notNull(),
+  byteSize: integer('byte_size').notNull(),
+  /** SHA-256 of the bytes (base64url): the strong ETag. */
+  sha256: text('sha256').notNull(),
+  createdAt: moment('created_at').notNull().default(sql`now()`),
+});

@@ -19,13 +19,14 @@ export function sha256(secret: string): string {
 }
 
 /**
- * A keyed hash for low-entropy secrets. A 6-digit code has only a million values, so a plain
+ * Keyed hashes for low-entropy secrets. A 6-digit code has only a million values, so a plain
  * SHA-256 of it would be reversed at once by whoever reads the table; keyed with a server secret
- * the stored hash is useless without that secret.
+ * the stored hash is useless without that secret. Answers the hash under each key, in order: the
+ * first (the current key) is what is stored, the others (previous keys) are still accepted.
  */
-export function keyedHasher(key: string, purpose: string): (secret: string) => string {
-  const derived = createHmac('sha256', key).update(`keystore:${purpose}`).digest();
-  return (secret) => createHmac('sha256', derived).update(secret).digest('hex');
+export function keyedHasher(keys: readonly string[], purpose: string): (secret: string) => string[] {
+  const derived = keys.map((key) => createHmac('sha256', key).update(`keystore:${purpose}`).digest());
+  return (secret) => derived.map((key) => createHmac('sha256', key).update(secret).digest('hex'));
 }
 
 /** Compares two hex hashes in constant time. */

@@ -67,7 +67,15 @@ export async function buildTestApp(options: { env?: Record<string, string>; supp
     logger: false,
     catalog: { autoSync: false, ...(options.supplier ? { supplier: options.supplier } : {}) },
   });
-  await app.ready();
+  try {
+    await app.ready();
+  } catch (error) {
+    // A start that fails (a test of a refused configuration) leaves nothing running behind.
+    await app.close();
+    if (!options.database) await database.close();
+    cleanup();
+    throw error;
+  }
   return {
     app,
     database,

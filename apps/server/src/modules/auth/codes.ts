@@ -13,12 +13,19 @@ export type Consumed = { ok: true; ip: string | null } | { ok: false; reason: 'i
 
 export class AccountCodes {
   private readonly db: Db;
-  private readonly hash: (purpose: CodePurpose, secret: string) => string;
+  private readonly hashes: (purpose: CodePurpose, secret: string) => string[];
 
-  /** `hash` turns a secret into what is stored and compared (keyed for codes, plain SHA-256 for tokens). */
-  constructor(db: Db, hash: (purpose: CodePurpose, secret: string) => string) {
+  /**
+   * `hashes` turns a secret into what is stored (the first) and what else is accepted (keyed for
+   * codes, under the current and previous server secrets; plain SHA-256 for tokens).
+   */
+  constructor(db: Db, hashes: (purpose: CodePurpose, secret: string) => string[]) {
     this.db = db;
-    this.hash = hash;
+    this.hashes = hashes;
+  }
+
+  private matches(stored: string, purpose: CodePurpose, secret: string): boolean {
+    return this.hashes(purpose, secret).some((hash) => hashesEqual(stored, hash));
   }
 
   /** Stores a new secret for the user and purpose, voiding every older one of that purpose. */
@@ -29,7 +36,7 @@ export class AccountCodes {
       await tx.insert(accountCodes).values({
         userId,
         purpose,
-        secretHash: this.hash(purpose, secret),
+        secretHash: this.hashes(purpose, secret)[0]!,
         ip: options.ip ?? null,
         createdAt: now,
         expiresAt: new Date(now.getTime() + options.ttlMinutes * 60_000),
@@ -57,7 +64,7 @@ export class AccountCodes {
       )
       .returning({ id: accountCodes.id, secretHash: accountCodes.secretHash, ip: accountCodes.ip, attempts: accountCodes.attempts });
     if (!tried) return { ok: false, reason: await this.whyUnusable(userId, purpose, now) };
-    if (!hashesEqual(tried.secretHash, this.hash(purpose, secret))) {
+    if (!this.matches(tried.secretHash, purpose, secret)) {
       return { ok: false, reason: tried.attempts >= CODE_MAX_ATTEMPTS ? 'exhausted' : 'invalid' };
     }
     const [used] = await this.db
@@ -82,7 +89,7 @@ export class AccountCodes {
   /** Whether `secret` is the latest secret of this purpose and was already used (a link opened twice). */
   async wasUsed(userId: string, purpose: CodePurpose, secret: string): Promise<boolean> {
     const row = await this.latest(userId, purpose);
-    return Boolean(row?.usedAt) && hashesEqual(row!.secretHash, this.hash(purpose, secret));
+    return Boolean(row?.usedAt) && this.matches(row!.secretHash, purpose, secret);
   }
 
   private async whyUnusable(userId: string, purpose: CodePurpose, now: Date): Promise<'invalid' | 'expired' | 'exhausted'> {

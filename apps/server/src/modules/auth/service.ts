@@ -55,11 +55,11 @@ export class AuthService {
     this.database = database;
     this.users = users;
     this.mailer = mailer;
-    this.sessions = new SessionService(database, config.secrets.jwt);
+    this.sessions = new SessionService(database, config.secrets.jwt, config.secrets.jwtPrevious);
     // Codes are short (a million values): keyed hashes, so a copy of the table reveals none of them.
     // Reset tokens carry 256 random bits: a plain SHA-256 cannot be reversed.
-    const codeHash = keyedHasher(config.secrets.jwt, 'account-codes');
-    this.codes = new AccountCodes(database.db, (purpose, secret) => (purpose === 'reset-password' ? sha256(secret) : codeHash(secret)));
+    const codeHashes = keyedHasher([config.secrets.jwt, ...config.secrets.jwtPrevious], 'account-codes');
+    this.codes = new AccountCodes(database.db, (purpose, secret) => (purpose === 'reset-password' ? [sha256(secret)] : codeHashes(secret)));
     this.mailContext = { publicUrl: config.publicUrl, supportEmail: config.mail.supportEmail };
   }
 

@@ -34,11 +34,14 @@ export interface SessionClaims {
 
 export class SessionService {
   private readonly key: Uint8Array;
+  /** Keys a token may also be signed with: JWT_SECRET_PREVIOUS, so a rotation logs nobody out. */
+  private readonly previousKeys: Uint8Array[];
   private readonly database: Database;
 
-  constructor(database: Database, jwtSecret: string) {
+  constructor(database: Database, jwtSecret: string, previousSecrets: readonly string[] = []) {
     this.database = database;
     this.key = new TextEncoder().encode(jwtSecret);
+    this.previousKeys = previousSecrets.map((secret) => new TextEncoder().encode(secret));
   }
 
   /** Opens a session for the user and answers its bearer token. */
@@ -60,13 +63,28 @@ export class SessionService {
    */
   async claimsOf(token: string): Promise<SessionClaims> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp'] });
+      const payload = await this.verified(token);
       if (typeof payload.sid !== 'string' || !payload.sub) throw new Unauthorized(accountMessages.authRequired);
       return { userId: payload.sub, sessionId: payload.sid };
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw new Unauthorized(accountMessages.sessionExpired);
       throw new Unauthorized(accountMessages.authRequired);
     }
+  }
+
+  /** The payload of a token signed with the current secret or a previous one; jose's error otherwise. */
+  private async verified(token: string) {
+    let failure: unknown;
+    for (const key of [this.key, ...this.previousKeys]) {
+      try {
+        return (await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp'] })).payload;
+      } catch (error) {
+        // Only a signature made with another secret tries the next one; an expired token is final.
+        if (!(error instanceof joseErrors.JWSSignatureVerificationFailed)) throw error;
+        failure = error;
+      }
+    }
+    throw failure;
   }
 
   /** Whether the session is still open: not ended, not expired. */

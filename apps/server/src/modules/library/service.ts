@@ -2,6 +2,7 @@ import { orderMessages, type GameListItem, type Purchase } from '@keystore/contr
 import type { Database, Db } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import type { KeyRing } from '../../platform/key-ring.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import { KeyVault } from './key-vault.ts';
 import {
@@ -33,12 +34,24 @@ export interface DeliveredKey {
 export class LibraryService {
   private readonly database: Database;
   private readonly catalog: CatalogService;
-  private readonly vault: KeyVault;
+  private readonly keys: KeyRing;
+  private opened: KeyVault | undefined;
 
-  constructor(database: Database, catalog: CatalogService, keyEncryptionSecret: string) {
+  /** `keys`: KEY_ENCRYPTION_KEY and the previous keys. Usable once `start` has run. */
+  constructor(database: Database, catalog: CatalogService, keys: KeyRing) {
     this.database = database;
     this.catalog = catalog;
-    this.vault = new KeyVault(keyEncryptionSecret);
+    this.keys = keys;
+  }
+
+  /** Opens the key vault (the serial-hash key lives in the database); fails the start if the keys given cannot. */
+  async start(): Promise<void> {
+    this.opened ??= await KeyVault.open(this.database.db, this.keys);
+  }
+
+  private get vault(): KeyVault {
+    if (!this.opened) throw new Error('LibraryService.start() has not run');
+    return this.opened;
   }
 
   /** One entry per live key of the customer, newest first, each with its game as the catalogue lists it. */

@@ -1,8 +1,8 @@
 // Data access for keys and their reveals. The orders module stores keys through LibraryService
 // inside its own transactions (`Db` may be a transaction).
-import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, notLike } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { keyReveals, productKeys } from '../../db/schema.ts';
+import { keyReveals, productKeys, vaultKeys } from '../../db/schema.ts';
 
 export type KeyRow = typeof productKeys.$inferSelect;
 export type NewKeyRow = typeof productKeys.$inferInsert;
@@ -77,4 +77,54 @@ export async function liveKeyCount(db: Db, userId: string): Promise<number> {
     .from(productKeys)
     .where(and(eq(productKeys.userId, userId), isNull(productKeys.voidedAt)));
   return row?.keys ?? 0;
+}
+
+/** A wrapped key of the vault (see key-vault.ts), or undefined before the first start stored it. */
+export async function vaultKey(db: Db, purpose: string): Promise<string | undefined> {
+  const [row] = await db.select({ wrapped: vaultKeys.wrapped }).from(vaultKeys).where(eq(vaultKeys.purpose, purpose));
+  return row?.wrapped;
+}
+
+/** Stores a wrapped key unless one is stored already (the first instance to start wins). */
+export async function insertVaultKey(db: Db, purpose: string, wrapped: string): Promise<void> {
+  await db.insert(vaultKeys).values({ purpose, wrapped }).onConflictDoNothing();
+}
+
+/** Replaces a wrapped key if it is still `previous`; answers whether it did. */
+export async function replaceVaultKey(db: Db, purpose: string, previous: string, wrapped: string): Promise<boolean> {
+  const replaced = await db
+    .update(vaultKeys)
+    .set({ wrapped })
+    .where(and(eq(vaultKeys.purpose, purpose), eq(vaultKeys.wrapped, previous)))
+    .returning({ purpose: vaultKeys.purpose });
+  return replaced.length > 0;
+}
+
+/** Any one stored key, voided or not: which encryption key the serial hashes were made under. */
+export async function sampleKey(db: Db): Promise<Pick<KeyRow, 'id' | 'serialEncrypted' | 'serialHash'> | undefined> {
+  const [row] = await db
+    .select({ id: productKeys.id, serialEncrypted: productKeys.serialEncrypted, serialHash: productKeys.serialHash })
+    .from(productKeys)
+    .limit(1);
+  return row;
+}
+
+/** The next `limit` keys after `afterId` (in id order) whose text does not start with `currentPrefix`. */
+export function keysNotUnder(db: Db, currentPrefix: string, afterId: string, limit: number) {
+  return db
+    .select({ id: productKeys.id, serialEncrypted: productKeys.serialEncrypted })
+    .from(productKeys)
+    .where(and(gt(productKeys.id, afterId), notLike(productKeys.serialEncrypted, `${currentPrefix}%`)))
+    .orderBy(asc(productKeys.id))
+    .limit(limit);
+}
+
+/** Rewrites a key's ciphertext if it is still `previous` (nobody else re-encrypted it meanwhile); answers whether it did. */
+export async function replaceEncryptedSerial(db: Db, id: string, previous: string, serialEncrypted: string): Promise<boolean> {
+  const replaced = await db
+    .update(productKeys)
+    .set({ serialEncrypted })
+    .where(and(eq(productKeys.id, id), eq(productKeys.serialEncrypted, previous)))
+    .returning({ id: productKeys.id });
+  return replaced.length > 0;
 }

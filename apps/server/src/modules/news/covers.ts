@@ -1,8 +1,9 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { NEWS_COVER_HEIGHT, NEWS_COVER_WIDTH } from '@keystore/contract';
-import { ImageFolder } from '../../platform/image-folder.ts';
+import type { Db } from '../../db/client.ts';
 import { newId } from '../../platform/ids.ts';
+import { ImageStore } from '../../platform/image-store.ts';
 import { toWebp } from '../../platform/images.ts';
 import { escapeXml, wrapWords } from '../../platform/svg-text.ts';
 
@@ -12,12 +13,15 @@ export const NEWS_COVER_URL_PREFIX = '/media/news/';
 /** Names this store gives cover files: `<random>.webp`. */
 const COVER_FILE = /^[a-z0-9]{1,64}\.webp$/;
 
-/** News covers under DATA_DIR/news, always 1200 × 675 WebP re-encoded by the server. */
+/** News covers in the database, always 1200 × 675 WebP re-encoded by the server. */
 export class NewsCovers {
-  readonly files: ImageFolder;
+  readonly files: ImageStore;
+  /** Where stores before the `images` table kept covers. */
+  private readonly olderFolder: string;
 
-  constructor(dataDir: string) {
-    this.files = new ImageFolder(path.join(dataDir, 'news'), COVER_FILE);
+  constructor(db: Db, dataDir: string) {
+    this.files = new ImageStore(db, 'news', COVER_FILE);
+    this.olderFolder = path.join(dataDir, 'news');
   }
 
   /** Decodes an image (upload, data URL or the AI's picture), stores it as WebP, answers the file name. Throws UnreadableImage. */
@@ -40,7 +44,12 @@ export class NewsCovers {
   async fileOf(url: string): Promise<string | undefined> {
     if (!url.startsWith(NEWS_COVER_URL_PREFIX)) return undefined;
     const file = url.slice(NEWS_COVER_URL_PREFIX.length);
-    return (await this.files.read(file)) ? file : undefined;
+    return (await this.files.exists(file)) ? file : undefined;
+  }
+
+  /** Moves the cover files of an older store in DATA_DIR/news into the database; answers how many. */
+  importOlderFiles(): Promise<number> {
+    return this.files.importFolder(this.olderFolder);
   }
 }
 

@@ -97,6 +97,7 @@ describe('POST /api/news', () => {
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/webp');
     expect(served.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await t.app.inject({ url: created.coverImage!, headers: { 'if-none-match': served.headers.etag as string } })).statusCode).toBe(304);
     const metadata = await sharp(served.rawPayload).metadata();
     expect(metadata).toMatchObject({ format: 'webp', width: 1200, height: 675 });
     expect(metadata.exif).toBeUndefined();

@@ -16,11 +16,10 @@ import {
   newsSchema,
 } from '@keystore/contract';
 import { HttpError, Invalid, NotFound } from '../../platform/errors.ts';
+import { sendImage } from '../../platform/image-store.ts';
 import { NEWS_COVER_URL_PREFIX } from './covers.ts';
 import type { CoverSource, NewNews, NewsService } from './service.ts';
 
-/** A cover file name is never reused, so browsers and proxies may keep it for a year. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 const bearer = [{ bearerAuth: [] }];
 const JSON_BODY_LIMIT = Math.ceil((NEWS_COVER_MAX_BYTES * 4) / 3) + NEWS_CONTENT_MAX * 4 + 64 * 1024;
 const adminErrors = { 400: errorSchema, 401: errorSchema, 403: errorSchema };
@@ -95,7 +94,7 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
     async (request, reply) => {
       const image = await news.covers.files.read(request.params.file);
       if (!image) throw new NotFound(newsMessages.notFound);
-      return reply.type('image/webp').header('Cache-Control', IMMUTABLE).send(image);
+      return sendImage(request, reply, image);
     },
   );
 };

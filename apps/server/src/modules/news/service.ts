@@ -43,7 +43,7 @@ export class NewsService {
 
   constructor(deps: NewsDeps) {
     this.deps = deps;
-    this.covers = new NewsCovers(deps.dataDir);
+    this.covers = new NewsCovers(deps.database.db, deps.dataDir);
   }
 
   async list(): Promise<News[]> {

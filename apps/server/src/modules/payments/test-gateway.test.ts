@@ -53,7 +53,7 @@ describe('the test gateway', () => {
   it('keeps keys encrypted at rest', async () => {
     const rows = await queryRows<{ serial_encrypted: string; serial_hash: string }>(t.database.db, sql`select serial_encrypted, serial_hash from product_keys`);
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((row) => row.serial_encrypted.startsWith('v1.') && !row.serial_encrypted.includes('DEMO'))).toBe(true);
+    expect(rows.every((row) => row.serial_encrypted.startsWith('v2.') && !row.serial_encrypted.includes('DEMO'))).toBe(true);
   });
 
   it('declines 4000 0000 0000 0002 and 4000 0000 0000 9995, puts the stock back, and the order cannot be paid after', async () => {

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountMessages, validationMessages, type User } from '@keystore/contract';
@@ -126,8 +124,8 @@ describe('DELETE /api/users/profile', () => {
       headers: { ...frank.headers, 'content-type': encoded.headers.get('content-type')! },
       payload: Buffer.from(await encoded.arrayBuffer()),
     });
-    const avatarFile = path.join(test.config.dataDir, 'avatars', path.basename(uploaded.json<User>().avatar!));
-    expect(existsSync(avatarFile)).toBe(true);
+    const avatarUrl = uploaded.json<User>().avatar!;
+    expect((await test.app.inject({ url: avatarUrl })).statusCode).toBe(200);
 
     const answer = await test.app.inject({ method: 'DELETE', url: '/api/users/profile', headers: frank.headers });
     expect(answer.statusCode).toBe(200);
@@ -139,7 +137,7 @@ describe('DELETE /api/users/profile', () => {
     const again = await login(frank.email, frank.password);
     expect(again.statusCode).toBe(401);
     expect(again.json()).toEqual({ error: accountMessages.invalidCredentials });
-    expect(existsSync(avatarFile)).toBe(false);
+    expect((await test.app.inject({ url: avatarUrl })).statusCode).toBe(404);
 
     const reborn = await signedInUser(test.app, { email: frank.email, username: frank.username });
     expect(reborn.user._id).not.toBe(frank.user._id);

@@ -1,8 +1,9 @@
-import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountMessages, AVATAR_MAX_BYTES, type User } from '@keystore/contract';
+import { queryRows } from '../../db/client.ts';
 import { signedInUser, type SignedInUser } from '../../test/accounts.ts';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
 import { encodePng } from '../../test/png.ts';
@@ -17,7 +18,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => test.close());
-
 
 async function upload(data: Buffer, filename = 'me.png', type = 'image/png', headers = alice.headers) {
   const body = await multipart({ avatar: { data, filename, type } });
@@ -50,7 +50,11 @@ function blackPng(width: number, height: number): Buffer {
   return encodePng({ width, height, bitDepth: 1, colour: 'greyscale', rows: Buffer.alloc(height * (1 + Math.ceil(width / 8))) });
 }
 
-const avatarFiles = () => readdirSync(path.join(test.config.dataDir, 'avatars'));
+/** The avatar files the store holds. */
+const avatarFiles = async () =>
+  (await queryRows<{ name: string }>(test.database.db, sql`select name from images where name like 'avatars/%' order by name`)).map((row) =>
+    row.name.slice('avatars/'.length),
+  );
 
 describe('PUT /api/users/profile (avatar)', () => {
   it('turns a PNG into a 256 px WebP served for a year from /media/avatars', async () => {
@@ -102,7 +106,7 @@ describe('PUT /api/users/profile (avatar)', () => {
     const first = (await upload(await png(64, 64, '#111'))).json<User>().avatar!;
     const second = (await upload(await png(64, 64, '#eee'))).json<User>().avatar!;
     expect(second).not.toBe(first);
-    expect(avatarFiles()).toEqual([path.basename(second)]);
+    expect(await avatarFiles()).toEqual([path.basename(second)]);
     expect((await test.app.inject({ method: 'GET', url: first })).statusCode).toBe(404);
     expect((await test.app.inject({ method: 'GET', url: second })).statusCode).toBe(200);
   });
@@ -169,18 +173,17 @@ describe('PUT /api/users/profile (avatar)', () => {
   });
 
   it('answers 401 without a token and stores nothing', async () => {
-    const before = avatarFiles();
+    const before = await avatarFiles();
     const answer = await upload(await png(64, 64), 'me.png', 'image/png', { authorization: '' });
     expect(answer.statusCode).toBe(401);
     expect(answer.json()).toEqual({ error: accountMessages.authRequired });
-    expect(avatarFiles()).toEqual(before);
+    expect(await avatarFiles()).toEqual(before);
   });
 });
 
 describe('GET /media/avatars/<file>', () => {
   it('answers 404 for unknown files, folder listings and paths that try to leave the folder', async () => {
     const secretsFile = path.join(test.config.dataDir, 'secrets');
-    expect(existsSync(path.join(test.config.dataDir, 'avatars'))).toBe(true);
     for (const url of [
       '/media/avatars/nobody-abc.webp',
       '/media/avatars/',

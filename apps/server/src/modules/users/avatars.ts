@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { ImageFolder } from '../../platform/image-folder.ts';
+import type { Db } from '../../db/client.ts';
 import { newId } from '../../platform/ids.ts';
+import { ImageStore, type StoredImage } from '../../platform/image-store.ts';
 import { toWebp } from '../../platform/images.ts';
 
 /** Avatars are shown at most 128 px wide; 256 px keeps them sharp on high-density screens. */
@@ -9,14 +10,15 @@ export const AVATAR_SIZE = 256;
 /** Names this store gives avatar files: `<userId>-<random>.webp`. Nothing else is ever read or removed. */
 const AVATAR_FILE = /^[a-z0-9]{1,64}-[a-z0-9]{1,64}\.webp$/;
 
-/** The avatar files under DATA_DIR/avatars. A new upload gets a new name, so a URL never changes content. */
+/** The avatars, in the database. A new upload gets a new name, so a URL never changes content. */
 export class AvatarFiles {
-  readonly folder: string;
-  private readonly files: ImageFolder;
+  private readonly files: ImageStore;
+  /** Where stores before the `images` table kept avatars. */
+  private readonly olderFolder: string;
 
-  constructor(dataDir: string) {
-    this.folder = path.join(dataDir, 'avatars');
-    this.files = new ImageFolder(this.folder, AVATAR_FILE);
+  constructor(db: Db, dataDir: string) {
+    this.files = new ImageStore(db, 'avatars', AVATAR_FILE);
+    this.olderFolder = path.join(dataDir, 'avatars');
   }
 
   /** Re-encodes an upload to a square WebP and stores it; answers the new file name. Throws UnreadableImage. */
@@ -27,12 +29,17 @@ export class AvatarFiles {
     return file;
   }
 
-  /** The bytes of a stored avatar, or undefined for a name this store never gives or a file that is gone. */
-  read(file: string): Promise<Buffer | undefined> {
+  /** A stored avatar, or undefined for a name this store never gives or an avatar that is gone. */
+  read(file: string): Promise<StoredImage | undefined> {
     return this.files.read(file);
   }
 
   remove(file: string | null | undefined): Promise<void> {
     return this.files.remove(file);
+  }
+
+  /** Moves the avatar files of an older store in DATA_DIR/avatars into the database; answers how many. */
+  importOlderFiles(): Promise<number> {
+    return this.files.importFolder(this.olderFolder);
   }
 }

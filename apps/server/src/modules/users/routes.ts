@@ -11,13 +11,11 @@ import {
   userSchema,
 } from '@keystore/contract';
 import { HttpError, Invalid, NotFound, Unauthorized } from '../../platform/errors.ts';
+import { sendImage } from '../../platform/image-store.ts';
 import { AVATAR_URL_PREFIX, type UsersService } from './service.ts';
 
 /** Guesses of the current password through a stolen session: the login limits do not see them. */
 const PASSWORD_CHANGES = { name: 'password-change-account', limit: 10, windowSeconds: 15 * 60 } as const;
-
-/** A file name changes with every upload, so browsers and proxies may keep an avatar for a year. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const bearer = [{ bearerAuth: [] }];
 
@@ -111,7 +109,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       // Only names this store gives are read, so no path can lead out of the avatar folder.
       const image = await users.avatars.read(request.params.file);
       if (!image) throw new NotFound(catalogMessages.notFound);
-      return reply.type('image/webp').header('Cache-Control', IMMUTABLE).send(image);
+      return sendImage(request, reply, image);
     },
   );
 };

@@ -57,7 +57,7 @@ export class UsersService {
 
   constructor(database: Database, config: Config, purchases?: PurchaseStats) {
     this.database = database;
-    this.avatars = new AvatarFiles(config.dataDir);
+    this.avatars = new AvatarFiles(database.db, config.dataDir);
     this.purchases = purchases;
   }
 
