@@ -1,10 +1,12 @@
 // Two instances on one PostgreSQL (and Redis when it answers), started as the README's scale-out
-// section says: whatever one instance does, the other sees, and 50 buyers spread over both for the
-// last 10 keys buy exactly 10.
+// section says: a token, a key and an avatar from one work on the other, a sale on one shows in the
+// other's lists within 2 s, and 50 buyers spread over both for the last 10 keys buy exactly 10.
 import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameListAnswer, Order, Purchase, User } from '@keystore/contract';
 import { openDatabase, queryRows, type Database } from '../db/client.ts';
+import { multipart } from '../test/multipart.ts';
 import { customerOver, customersIn, eventually, purchase, scratchDatabase, SHARED_POSTGRES, startInstance, type Instance } from './cluster-kit.ts';
 
 describe.skipIf(!SHARED_POSTGRES)('two instances on one PostgreSQL', () => {
@@ -47,6 +49,23 @@ describe.skipIf(!SHARED_POSTGRES)('two instances on one PostgreSQL', () => {
     const revealed = await fetch(`${b.base}/api/purchases/${owned!._id}/key`, { headers: customer.headers });
     expect(revealed.status).toBe(200);
     expect(((await revealed.json()) as { key: string }).key).toMatch(/^DEMO-/);
+  });
+
+  it('serves from B an avatar uploaded through A', async () => {
+    const customer = await customerOver(a.base);
+    const picture = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } }).png().toBuffer();
+    const body = await multipart({ avatar: { data: picture, filename: 'me.png', type: 'image/png' } });
+    const uploaded = await fetch(`${a.base}/api/users/profile`, {
+      method: 'PUT',
+      headers: { authorization: customer.headers.authorization!, 'content-type': body.contentType },
+      body: new Uint8Array(body.payload),
+    });
+    expect(uploaded.status).toBe(200);
+    const { avatar } = (await uploaded.json()) as User;
+    const onB = await fetch(new URL(avatar!, b.base));
+    expect(onB.status).toBe(200);
+    expect(onB.headers.get('content-type')).toBe('image/webp');
+    expect((await sharp(Buffer.from(await onB.arrayBuffer())).metadata()).format).toBe('webp');
   });
 
   it('shows on B, within 2 s, the stock a sale on A took', async () => {
