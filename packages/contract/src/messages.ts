@@ -11,6 +11,11 @@ export const catalogMessages = {
 } as const;
 
 /** Validation messages of SPEC §5, shown by the dialogs and answered by the server word for word. */
+/** What any call may answer when the store sheds load (503 with Retry-After), and what the web app shows. */
+export const loadMessages = {
+  storeBusy: 'The store is busy, try again in a moment',
+} as const;
+
 export const validationMessages = {
   emailRequired: 'Email is required',
   emailNeedsAt: 'Email address must contain "@"',
@@ -118,6 +123,7 @@ export const orderMessages = {
   orderRefunded: 'This order has been refunded.',
   otherProvider: 'This order is not paid through the test gateway.',
   paymentUnavailable: 'Payment is unavailable right now. Please try again in a few minutes.',
+  idempotencyKeyReused: 'This Idempotency-Key was already used for another order',
   cardDeclined: 'Your card was declined.',
   insufficientFunds: 'Your card has insufficient funds.',
   unknownTestCard: 'Your card was declined: it is not one of the test cards. Pay with 4242 4242 4242 4242.',
