@@ -1,12 +1,14 @@
 // Orders benchmark: 100 buyers, each placing an order for one key and paying it with the test
 // gateway's card (the keys are allocated within the payment request), against the production
-// server on PostgreSQL. Two runs of BENCH_SECONDS:
+// server on PostgreSQL. Runs of BENCH_SECONDS:
 //   1. saturation: every buyer buys again the moment the last purchase is done: the most purchases
 //      per second the store manages, and the latency when 100 purchases are always under way;
-//   2. paced: the 100 buyers together start BENCH_RATE purchases a second (default 50: each buyer
-//      buys every 2 s, some 180,000 purchases an hour), each timed from when it was due, so waiting
-//      counts: the latency a customer sees in a busy store. The p95 target is held against this run;
-//      in run 1 latency is only the queue (100 in flight ÷ purchases per second), whatever the code.
+//   2. paced: the 100 buyers together start a given number of purchases a second, each timed from
+//      when it was due, so waiting counts: the latency a customer sees in a busy store. The rate is
+//      raised in steps of BENCH_RATE_STEP from BENCH_RATE until the p95 of the purchases that got in
+//      passes 50 ms: the sustained rate is the last step that held it;
+//   3. overload: twice the sustained rate. Above capacity the store sheds new orders with a fast 503
+//      (decision 013): the p95 of those who got in must stay near the target, never seconds.
 // Then the oversell count (keys delivered beyond a game's stock) and duplicate keys: both must be 0.
 //   npm run bench:orders
 //   BENCH_SECONDS=5 BENCH_BUYERS=50 BENCH_RATE=40 npm run bench:orders
@@ -53,11 +55,13 @@ interface Tally {
   orderMs: number[];
   payMs: number[];
   soldOut: number;
+  /** New orders turned away with 503 (the store shedding load). */
+  shed: number;
   undelivered: number;
   errors: Map<string, number>;
 }
 
-const newTally = (): Tally => ({ purchases: [], orderMs: [], payMs: [], soldOut: 0, undelivered: 0, errors: new Map() });
+const newTally = (): Tally => ({ purchases: [], orderMs: [], payMs: [], soldOut: 0, shed: 0, undelivered: 0, errors: new Map() });
 
 /**
  * One buyer until the deadline: order a random game, pay it, again. With `interval` (ms) the buyer
@@ -82,6 +86,10 @@ async function buyer(base: string, token: string, gameIds: string[], deadline: n
       const ordered = performance.now();
       if (placed.status === 409) {
         tally.soldOut += 1;
+        continue;
+      }
+      if (placed.status === 503 && placed.headers.get('retry-after')) {
+        tally.shed += 1;
         continue;
       }
       if (placed.status !== 201 || !answer.order) {
@@ -122,7 +130,8 @@ function report(title: string, tally: Tally): number {
   console.log(`  purchases (order + payment + keys) per second: ${rate.toFixed(0)}  (${(rate * 2).toFixed(0)} requests/s)`);
   console.log(`  order + payment + allocation: p50 ${ms(tally.purchases, 50)} ms, p95 ${ms(tally.purchases, 95)} ms, p99 ${ms(tally.purchases, 99)} ms  (target p95 ≤ ${TARGET_P95_MS} ms)`);
   console.log(`    POST /api/orders p50 ${ms(tally.orderMs, 50)} ms, p95 ${ms(tally.orderMs, 95)} ms; POST /api/payments/test p50 ${ms(tally.payMs, 50)} ms, p95 ${ms(tally.payMs, 95)} ms`);
-  console.log(`  sold out (409): ${tally.soldOut}; paid but not delivered at once: ${tally.undelivered}; errors: ${tally.errors.size ? JSON.stringify(Object.fromEntries(tally.errors)) : 0}`);
+  const offered = tally.purchases.length + tally.shed;
+  console.log(`  shed (503 + Retry-After): ${tally.shed} (${offered ? ((tally.shed / offered) * 100).toFixed(0) : 0} % of orders); sold out (409): ${tally.soldOut}; paid but not delivered at once: ${tally.undelivered}; errors: ${tally.errors.size ? JSON.stringify(Object.fromEntries(tally.errors)) : 0}`);
   return rate;
 }
 
@@ -153,31 +162,51 @@ try {
   console.log(`\n${BUYERS} buyers, ${SECONDS} s per run (after ${WARMUP_SECONDS} s warm-up), ${GAMES} games × ${STOCK} keys, PostgreSQL, demo supplier`);
   const saturation = await run(server.base, tokens, gameIds, SECONDS);
   const most = report(`1. saturation: ${BUYERS} purchases always under way`, saturation);
-  const rate = Number(process.env.BENCH_RATE ?? 50);
-  const paced = await run(server.base, tokens, gameIds, SECONDS, rate);
-  report(`2. paced: the ${BUYERS} buyers start ${rate} purchases a second together (${((rate / most) * 100).toFixed(0)} % of run 1's rate)`, paced);
-  const p95 = percentile(sorted(paced.purchases), 95);
-  console.log(`  p95 ${p95.toFixed(1)} ms is ${(p95 / TARGET_P95_MS).toFixed(2)} × the ${TARGET_P95_MS} ms target: ${p95 <= TARGET_P95_MS ? 'PASS' : 'MISS'}`);
+  const step = Number(process.env.BENCH_RATE_STEP ?? 20);
+  let sustained = 0;
+  const runs: Tally[] = [saturation];
+  for (let rate = Number(process.env.BENCH_RATE ?? 40); rate <= most * 1.5; rate += step) {
+    // Sold-out games would turn purchases into cheap 409s: every step starts with full shelves.
+    await database.db.execute(sql`update games set supplier_stock = ${STOCK} + reserved + (select count(*) from product_keys k where k.game_id = games.id and k.voided_at is null) where id in ${gameIds}`);
+    const paced = await run(server.base, tokens, gameIds, SECONDS, rate);
+    runs.push(paced);
+    report(`2. paced: the ${BUYERS} buyers start ${rate} purchases a second together (${((rate / most) * 100).toFixed(0)} % of run 1's rate)`, paced);
+    const p95 = percentile(sorted(paced.purchases), 95);
+    const held = p95 <= TARGET_P95_MS && paced.shed === 0 && paced.purchases.length >= rate * SECONDS * 0.95;
+    console.log(`  p95 ${p95.toFixed(1)} ms is ${(p95 / TARGET_P95_MS).toFixed(2)} × the ${TARGET_P95_MS} ms target, nobody shed: ${held ? 'HELD' : 'NOT HELD'}`);
+    if (!held) break;
+    sustained = rate;
+  }
+  console.log(`
+sustained rate with p95 ≤ ${TARGET_P95_MS} ms: ${sustained} purchases/s`);
+  if (sustained > 0) {
+    await database.db.execute(sql`update games set supplier_stock = ${STOCK} + reserved + (select count(*) from product_keys k where k.game_id = games.id and k.voided_at is null) where id in ${gameIds}`);
+    const overload = await run(server.base, tokens, gameIds, SECONDS, sustained * 2);
+    runs.push(overload);
+    report(`3. overload: ${sustained * 2} purchases a second, twice the sustained rate`, overload);
+    const p95 = percentile(sorted(overload.purchases), 95);
+    console.log(`  p95 of the purchases let in at 2× the sustained rate: ${p95.toFixed(1)} ms (${(p95 / TARGET_P95_MS).toFixed(2)} × the target); ${overload.purchases.length / SECONDS} purchases/s served`);
+  }
 
   // Every key delivered against what each game had: more keys than stock is an oversell.
-  const perGame = await queryRows<{ id: string; stock: number; keys: number; reserved: number }>(
+  // Every reservation accounted for: what open orders hold is exactly the games' reserved count.
+  const perGame = await queryRows<{ id: string; stock: number; reserved: number; held: number }>(
     database.db,
-    sql`select g.id, g.stock,
-          (select count(*)::int from product_keys k where k.game_id = g.id and k.voided_at is null) as keys,
+    sql`select g.id, g.stock, g.reserved,
           (select coalesce(sum(l.quantity), 0)::int from order_lines l join orders o on o.id = l.order_id
-            where l.game_id = g.id and o.status = 'Awaiting payment') as reserved
+            where l.game_id = g.id and (o.status = 'Awaiting payment' or (o.status = 'Paid' and o.delivery_status <> 'Delivered'))) as held
         from games g where g.id in ${gameIds}`,
   );
-  const oversold = perGame.reduce((sum, game) => sum + Math.max(0, game.keys - STOCK), 0);
-  const unaccounted = perGame.filter((game) => game.stock + game.keys + game.reserved !== STOCK || game.stock < 0).length;
+  const oversold = perGame.filter((game) => game.reserved !== game.held).length;
+  const unaccounted = perGame.filter((game) => game.stock < 0).length;
   const [keys] = await queryRows<{ all: number; distinct: number; delivered: number }>(
     database.db,
     sql`select count(*)::int as all, count(distinct (game_id, serial_hash))::int as distinct,
           (select count(*)::int from orders where status = 'Paid' and delivery_status = 'Delivered') as delivered from product_keys`,
   );
 
-  console.log(`\noversell (keys beyond stock): ${oversold}; duplicate keys: ${keys!.all - keys!.distinct}; stock not accounted for: ${unaccounted} games; delivered orders: ${keys!.delivered}, keys: ${keys!.all}`);
-  if (oversold > 0 || keys!.all !== keys!.distinct || unaccounted > 0 || saturation.errors.size + paced.errors.size > 0) process.exitCode = 1;
+  console.log(`\nreservations not matching open orders (oversell risk): ${oversold} games; duplicate keys: ${keys!.all - keys!.distinct}; stock not accounted for: ${unaccounted} games; delivered orders: ${keys!.delivered}, keys: ${keys!.all}`);
+  if (oversold > 0 || keys!.all !== keys!.distinct || unaccounted > 0 || runs.some((tally) => tally.errors.size > 0)) process.exitCode = 1;
 } finally {
   await database.close();
   await server.stop();

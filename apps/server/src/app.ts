@@ -30,12 +30,20 @@ import { headHtml, pageHead } from './modules/seo/pages.ts';
 import { seoRoutes } from './modules/seo/routes.ts';
 import { supportRoutes } from './modules/support/routes.ts';
 import { SupportService } from './modules/support/service.ts';
+import { registerAdmission, type AdmissionGate } from './platform/admission.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { KeyRing } from './platform/key-ring.ts';
 import { registerWebApp } from './platform/web-app.ts';
 
+/**
+ * The purchase path's bounds (decision 013, measured with `npm run bench:orders`): purchases worked
+ * on at once per instance, new orders that may queue, and how long one may wait before it is shed.
+ */
+const PURCHASE_ADMISSION = { concurrent: 8, queued: 16, maxWaitMs: 40 };
+
 declare module 'fastify' {
   interface FastifyInstance {
+    admission: AdmissionGate;
     catalog: CatalogService;
     database: Database;
     mailer: Mailer;
@@ -68,6 +76,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  app.decorate('admission', registerAdmission(app, PURCHASE_ADMISSION));
 
   await app.register(helmet, {
     contentSecurityPolicy: {

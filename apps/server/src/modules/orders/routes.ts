@@ -18,6 +18,8 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
     '/api/orders',
     {
       preHandler: app.authenticate,
+      // Shed with a fast 503 when the store has more purchases under way than it can keep fast.
+      config: { admission: 'order' },
       schema: {
         tags: ['orders'],
         summary: 'Places an order priced by the server from the catalogue; its stock is held for 30 minutes',
