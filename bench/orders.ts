@@ -90,6 +90,8 @@ async function buyer(base: string, token: string, gameIds: string[], deadline: n
       }
       if (placed.status === 503 && placed.headers.get('retry-after')) {
         tally.shed += 1;
+        // As the web app does: wait what the store asks before trying again (a paced buyer's next purchase is due anyway).
+        if (!interval) await new Promise((resolve) => setTimeout(resolve, Number(placed.headers.get('retry-after')) * 1000));
         continue;
       }
       if (placed.status !== 201 || !answer.order) {
