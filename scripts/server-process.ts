@@ -1,5 +1,5 @@
 // How the store's server process is started: by `npm start`, the browser journeys and the benchmark.
-import { createServer } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 
 /**
  * Node flags for the server (docs/decisions/003 and 005): a young generation of at most 16 MB,
@@ -20,6 +20,21 @@ export function freePort(): Promise<number> {
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
       probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Whether something answers on a TCP port (PostgreSQL, Redis): what decides whether a suite that needs it runs. */
+export function answers(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.setTimeout(2000, () => {
+      socket.destroy();
+      resolve(false);
     });
   });
 }

@@ -2,24 +2,14 @@
 // instances, outages: *.pg.test.ts), run against the one at 127.0.0.1:5432 when it answers there
 // (DATABASE_URL chooses another). Without one they are skipped, and this says so plainly.
 import { spawnSync } from 'node:child_process';
-import { createConnection } from 'node:net';
+import { answers } from './server-process.ts';
 
 const url = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const { hostname, port } = new URL(url);
 
-const answers = await new Promise<boolean>((resolve) => {
-  const socket = createConnection({ host: hostname, port: Number(port || 5432) }, () => {
-    socket.end();
-    resolve(true);
-  });
-  socket.once('error', () => resolve(false));
-  socket.setTimeout(2000, () => {
-    socket.destroy();
-    resolve(false);
-  });
-});
+const reachable = await answers(Number(port || 5432), hostname);
 
-if (!answers) {
+if (!reachable) {
   console.log(`\nSKIPPED: no PostgreSQL answers at ${hostname}:${port || 5432}, so the PostgreSQL suites (*.pg.test.ts: races, crashes, two instances, outages, signals) did not run.\n`);
   process.exit(0);
 }

@@ -4,12 +4,11 @@
 // and restarted; and a PostgreSQL server of the test's own, which it may stop and start.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { Session } from '@keystore/contract';
-import { freePort, serverNodeFlags } from '../../../../scripts/server-process.ts';
+import { answers, freePort, serverNodeFlags } from '../../../../scripts/server-process.ts';
 import { openDatabase } from '../db/client.ts';
 import { SessionService } from '../modules/auth/sessions.ts';
 import { UsersService } from '../modules/users/service.ts';
@@ -23,21 +22,6 @@ export const SHARED_POSTGRES = process.env.DATABASE_URL ?? process.env.CLUSTER_D
 
 /** The secrets every instance of one store shares (README: several instances). */
 export const CLUSTER_SECRETS = { JWT_SECRET: 'cluster-test-secret-cluster-test-secret-0123', KEY_ENCRYPTION_KEY: 'c'.repeat(64) };
-
-/** Whether something answers on a TCP port of this machine (Redis, PostgreSQL). */
-export function answers(port: number, host = '127.0.0.1'): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ port, host }, () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.setTimeout(1000, () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
 
 /** A new, empty database on the PostgreSQL server at `serverUrl`; `drop` removes it (with its connections). */
 export async function scratchDatabase(serverUrl: string, tag: string): Promise<{ url: string; drop: () => Promise<void> }> {
