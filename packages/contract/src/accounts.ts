@@ -1,7 +1,8 @@
 // Requests and answers of /api/auth and /api/users (SPEC §7, DESIGN §4). The field rules come from
 // rules.ts, so the server answers exactly the messages the dialogs show.
 import { z } from 'zod';
-import { MEMBERSHIP_TIERS, ROLES } from './constants.ts';
+import { EMAIL_MAX_LENGTH, MEMBERSHIP_TIERS, ROLES } from './constants.ts';
+import { ruled, safeText } from './fields.ts';
 import { validationMessages as m } from './messages.ts';
 import {
   codeProblem,
@@ -11,21 +12,15 @@ import {
   passwordProblem,
   resetPasswordProblem,
   usernameProblem,
-  type Problem,
 } from './rules.ts';
 
-/** A required string field checked by one of the shared rules. */
-function ruled(rule: (value: string) => Problem, missing: string) {
-  return z.string({ error: missing }).superRefine((value, context) => {
-    const problem = rule(value);
-    if (problem) context.addIssue({ code: 'custom', message: problem });
-  });
-}
+/** How long a password typed to log in may be: longer than any the rules allow, so an old password still gets its answer. */
+const TYPED_PASSWORD_MAX_LENGTH = 1024;
 
 /** An e-mail as the user typed it: checked by the shared rule, then lowercased. */
 export const emailField = ruled(emailProblem, m.emailRequired).transform(normalizeEmail);
 /** An e-mail that is only looked up (login, resend): lowercased, no provider check, so nobody is locked out. */
-const lookupEmailField = z.string({ error: m.emailRequired }).min(1, m.emailRequired).max(254, m.emailFormat).transform(normalizeEmail);
+const lookupEmailField = safeText(m.emailRequired).min(1, m.emailRequired).max(EMAIL_MAX_LENGTH, m.emailFormat).transform(normalizeEmail);
 const usernameField = ruled(usernameProblem, m.usernameRequired).transform((value) => value.trim());
 const codeField = ruled(codeProblem, m.codeIncomplete);
 
@@ -67,7 +62,7 @@ export type User = z.infer<typeof userSchema>;
 export const registerRequestSchema = z.object({ username: usernameField, email: emailField, password: ruled(passwordProblem, m.passwordRequired) });
 export type RegisterRequest = z.input<typeof registerRequestSchema>;
 
-export const loginRequestSchema = z.object({ email: lookupEmailField, password: z.string({ error: m.passwordRequired }).min(1, m.passwordRequired) });
+export const loginRequestSchema = z.object({ email: lookupEmailField, password: safeText(m.passwordRequired).min(1, m.passwordRequired).max(TYPED_PASSWORD_MAX_LENGTH, m.passwordTooLong) });
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 
 export const sessionSchema = z.object({ token: z.string(), user: userSchema }).meta({ id: 'Session' });
@@ -85,8 +80,8 @@ export const emailCodeRequestSchema = z.object({ email: lookupEmailField, code: 
 export type EmailCodeRequest = z.input<typeof emailCodeRequestSchema>;
 /** The /confirm-email page: its own messages for a link that lacks a part (SPEC §5). */
 export const emailLinkRequestSchema = z.object({
-  email: z.string({ error: m.linkEmailMissing }).min(1, m.linkEmailMissing).transform(normalizeEmail),
-  code: z.string({ error: m.linkCodeMissing }).min(1, m.linkCodeMissing),
+  email: safeText(m.linkEmailMissing).min(1, m.linkEmailMissing).max(EMAIL_MAX_LENGTH, m.emailFormat).transform(normalizeEmail),
+  code: safeText(m.linkCodeMissing).min(1, m.linkCodeMissing).max(64, m.codeIncomplete),
 });
 export const linkVerificationSchema = z.object({ success: z.literal(true), message: z.string() }).meta({ id: 'LinkVerification' });
 
@@ -96,13 +91,13 @@ export const forgotPasswordRequestSchema = z.object({ email: emailField });
 
 export const resetPasswordRequestSchema = z.object({
   email: lookupEmailField,
-  token: z.string({ error: m.tokenRequired }).min(1, m.tokenRequired).max(200),
+  token: safeText(m.tokenRequired).min(1, m.tokenRequired).max(200, m.tokenRequired),
   password: ruled(resetPasswordProblem, m.resetPasswordRules),
 });
 export type ResetPasswordRequest = z.input<typeof resetPasswordRequestSchema>;
 
 export const changePasswordRequestSchema = z.object({
-  currentPassword: z.string({ error: m.currentPasswordRequired }).min(1, m.currentPasswordRequired).max(1024),
+  currentPassword: safeText(m.currentPasswordRequired).min(1, m.currentPasswordRequired).max(TYPED_PASSWORD_MAX_LENGTH, m.passwordTooLong),
   newPassword: ruled(newPasswordProblem, m.newPasswordRequired),
 });
 export type ChangePasswordRequest = z.input<typeof changePasswordRequestSchema>;

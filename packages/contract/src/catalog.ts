@@ -11,6 +11,7 @@ import {
   STORE_PAGE_SIZE,
   type FilterName,
 } from './constants.ts';
+import { idField, safeText } from './fields.ts';
 import { catalogMessages } from './messages.ts';
 
 export const errorSchema = z.object({ error: z.string() }).meta({ id: 'Error' });
@@ -71,8 +72,8 @@ export const facetsSchema = z
   .meta({ id: 'Facets' });
 export type Facets = z.infer<typeof facetsSchema>;
 
-const searchText = z.string().trim().max(MAX_SEARCH_LENGTH, catalogMessages.searchTooLong);
-const commaList = z.string().max(2000).optional();
+const searchText = safeText().trim().max(MAX_SEARCH_LENGTH, catalogMessages.searchTooLong);
+const commaList = safeText().max(2000).optional();
 
 export const gameListQuerySchema = z.object({
   search: searchText.optional(),
@@ -104,7 +105,7 @@ export const gameListAnswerSchema = z
 export type GameListAnswer = z.infer<typeof gameListAnswerSchema>;
 
 export const searchQuerySchema = z.object({
-  query: z.string({ error: catalogMessages.queryRequired }).trim().min(1, catalogMessages.queryRequired).max(MAX_SEARCH_LENGTH, catalogMessages.searchTooLong),
+  query: safeText(catalogMessages.queryRequired).trim().min(1, catalogMessages.queryRequired).max(MAX_SEARCH_LENGTH, catalogMessages.searchTooLong),
 });
 
 export const quickSearchHitSchema = z
@@ -112,7 +113,7 @@ export const quickSearchHitSchema = z
   .meta({ id: 'QuickSearchHit' });
 export type QuickSearchHit = z.infer<typeof quickSearchHitSchema>;
 
-export const gameIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+export const gameIdParamsSchema = z.object({ id: idField(catalogMessages.gameNotFound) });
 
 /** The selected values of each filter, in their canonical spelling. Absent: no restriction. */
 export type CatalogFilters = Partial<Record<FilterName, string[]>>;

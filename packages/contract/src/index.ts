@@ -4,6 +4,8 @@ export * from './messages.ts';
 export * from './catalog.ts';
 export * from './health.ts';
 export * from './rules.ts';
+export * from './text-rules.ts';
+export * from './fields.ts';
 export * from './email-domains.ts';
 export * from './accounts.ts';
 export * from './payment-rules.ts';

@@ -169,3 +169,16 @@ export const supportMessages = {
   chatGreeting: "Hi! I'm AI support. How can I help you?",
   chatFailed: 'Sorry, an error occurred. Please try again later.',
 } as const;
+
+/** What any call answers for a request it cannot take, whatever the route (issue 12). */
+export const requestMessages = {
+  unsafeText: 'Text must not contain control characters or broken Unicode',
+  malformed: 'The request could not be read. Please check what was sent.',
+  malformedForm: 'The form could not be read. Please send it again.',
+  badUrl: 'The address is not valid',
+  urlTooLong: 'The address is too long',
+  tooLarge: 'The request is too large',
+  unsupportedType: 'This type of content is not supported here',
+  conflict: 'This clashes with a change made meanwhile. Please reload and try again.',
+  serverError: 'Something went wrong on our side. Please try again.',
+} as const;

@@ -1,6 +1,7 @@
 // News (issue 6, SPEC §2 News and Admin news, §7 calls, §8 messages; DESIGN §5: AI texts in English).
 // Requests and answers of /api/news, the rules of a news item, and every text the news screens show.
 import { z } from 'zod';
+import { idField, safeText } from './fields.ts';
 
 /** Who a news item is published by: the admin by hand, the AI provider, or the offline generator. */
 export const NEWS_AUTHORS = ['Admin', 'ChatGPT', 'Keystore AI'] as const;
@@ -50,7 +51,7 @@ export const newsMessages = {
 const m = newsMessages;
 
 const requiredText = (required: string, max: number, tooLong: string) =>
-  z.string({ error: required }).trim().min(1, required).max(max, tooLong);
+  safeText(required).trim().min(1, required).max(max, tooLong);
 
 /** The fields of a news item an admin sends, by form or JSON (the cover comes apart). */
 export const newsFieldsSchema = z.object({
@@ -64,7 +65,7 @@ export type NewsFields = z.input<typeof newsFieldsSchema>;
 
 /** POST /api/news as JSON: the cover is a data URL of an image, or the URL generate-image answered. */
 export const createNewsRequestSchema = newsFieldsSchema.extend({
-  coverImage: z.string({ error: m.coverInvalid }).max(NEWS_COVER_MAX_BYTES * 2, m.coverTooLarge).nullable().optional(),
+  coverImage: safeText(m.coverInvalid).max(NEWS_COVER_MAX_BYTES * 2, m.coverTooLarge).nullable().optional(),
 });
 export type CreateNewsRequest = z.input<typeof createNewsRequestSchema>;
 
@@ -82,7 +83,7 @@ export const newsSchema = z
   .meta({ id: 'News' });
 export type News = z.infer<typeof newsSchema>;
 
-export const newsIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+export const newsIdParamsSchema = z.object({ id: idField(m.notFound) });
 
 export const generateTextRequestSchema = z.object({ topic: requiredText(m.topicRequired, NEWS_TOPIC_MAX, m.topicTooLong) });
 export type GenerateTextRequest = z.input<typeof generateTextRequestSchema>;
@@ -93,7 +94,7 @@ export type GeneratedText = z.infer<typeof generatedTextSchema>;
 
 /** Image generation needs the draft's title first (SPEC §5). */
 export const generateImageRequestSchema = z.object({
-  title: z.string({ error: m.textFirst }).trim().min(1, m.textFirst).max(NEWS_TITLE_MAX, m.titleTooLong),
+  title: safeText(m.textFirst).trim().min(1, m.textFirst).max(NEWS_TITLE_MAX, m.titleTooLong),
 });
 export type GenerateImageRequest = z.input<typeof generateImageRequestSchema>;
 

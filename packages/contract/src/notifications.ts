@@ -6,6 +6,7 @@
 // instant in epoch milliseconds. The server sends no display string: 'HH:MM DD.MM.YY' depends on the
 // reader's time zone, so the web app formats `rawTimestamp` in the browser (formatNotificationTime).
 import { z } from 'zod';
+import { idField, safeText } from './fields.ts';
 // The collapsed count and the demo notifications live in constants.ts: the web app's header needs them without zod.
 
 /** The newest this many notifications are listed; older ones are not shown. */
@@ -42,14 +43,10 @@ export type Notification = z.infer<typeof notificationSchema>;
 
 export const notificationListSchema = z.array(notificationSchema).meta({ id: 'NotificationList' });
 
-export const notificationIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+export const notificationIdParamsSchema = z.object({ id: idField(notificationMessages.notFound) });
 
 const requiredText = (max: number, required: string, tooLong: string) =>
-  z
-    .string({ error: required })
-    .trim()
-    .min(1, required)
-    .max(max, tooLong);
+  safeText(required).trim().min(1, required).max(max, tooLong);
 
 /** POST /api/admin/notifications: a public notification written by an admin. */
 export const adminNotificationRequestSchema = z.object({
@@ -60,8 +57,8 @@ export type AdminNotificationRequest = z.input<typeof adminNotificationRequestSc
 
 /** GET /api/notifications/stream query: EventSource cannot send headers, so credentials may come here. */
 export const notificationStreamQuerySchema = z.object({
-  token: z.string().max(4096).optional(),
-  sessionId: z.string().max(128).optional(),
+  token: safeText().max(4096).optional(),
+  sessionId: safeText().max(128).optional(),
 });
 
 /** What made a notification (the `kind` column). */

@@ -11,9 +11,9 @@ import {
   ORDER_STATUSES,
   PAYMENT_PROVIDERS,
 } from './constants.ts';
+import { idField, ruled, safeText } from './fields.ts';
 import { orderMessages as m } from './messages.ts';
 import { cardDigits, cardholderNameProblem, cardNumberProblem, cvcProblem, expiryProblem } from './payment-rules.ts';
-import type { Problem } from './rules.ts';
 
 /**
  * What the cart sends. Only game ids and quantities: the server prices the order from the
@@ -23,7 +23,8 @@ export const createOrderRequestSchema = z.object({
   items: z
     .array(
       z.object({
-        gameId: z.string({ error: m.gameIdRequired }).min(1, m.gameIdRequired).max(64, m.gameIdRequired),
+        // Any spelling of a game the catalogue does not have is the service's 404 'Game not found'.
+        gameId: safeText(m.gameIdRequired).min(1, m.gameIdRequired).max(64, m.gameIdRequired),
         quantity: z
           .number({ error: m.quantityInvalid })
           .int(m.quantityInvalid)
@@ -76,8 +77,8 @@ export const orderSchema = purchaseHistoryEntrySchema
   .meta({ id: 'Order' });
 export type Order = z.infer<typeof orderSchema>;
 
-export const orderIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
-export const purchaseIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+export const orderIdParamsSchema = z.object({ id: idField(m.orderNotFound) });
+export const purchaseIdParamsSchema = z.object({ id: idField(m.keyNotFound) });
 
 /** POST /api/orders: the new order and where to pay for it (`/pay/{id}` on the test gateway, Stripe's page otherwise). */
 export const createOrderAnswerSchema = z.object({ order: orderSchema, paymentUrl: z.string() }).meta({ id: 'CreatedOrder' });
@@ -91,13 +92,6 @@ export const reopenedCheckoutSchema = z.object({ paymentUrl: z.string() }).meta(
 export type ReopenedCheckout = z.infer<typeof reopenedCheckoutSchema>;
 
 export const orderListSchema = z.array(orderSchema);
-
-function ruled(rule: (value: string) => Problem, missing: string) {
-  return z.string({ error: missing }).superRefine((value, context) => {
-    const problem = rule(value);
-    if (problem) context.addIssue({ code: 'custom', message: problem });
-  });
-}
 
 /** The test gateway's card form. The card number arrives as typed (groups of digits) and leaves as digits. */
 export const testPaymentRequestSchema = z.object({

@@ -3,18 +3,13 @@
 import { z } from 'zod';
 import { CHAT_CONTEXT_TEXT_MAX_LENGTH } from './constants.ts';
 import { validationMessages, supportMessages as m } from './messages.ts';
+import { ruled as ruledText, safeText } from './fields.ts';
 import { emailProblem, normalizeEmail, type Problem } from './rules.ts';
 import { supportMessageProblem, supportNameProblem, supportTitleProblem } from './support-rules.ts';
 
 /** A required string checked by one of the shared rules, then trimmed. */
 function ruled(rule: (value: string) => Problem, missing: string) {
-  return z
-    .string({ error: missing })
-    .superRefine((value, context) => {
-      const problem = rule(value);
-      if (problem) context.addIssue({ code: 'custom', message: problem });
-    })
-    .transform((value) => value.trim());
+  return ruledText(rule, missing).transform((value) => value.trim());
 }
 
 export const feedbackRequestSchema = z.object({
@@ -28,7 +23,7 @@ export type FeedbackRequest = z.input<typeof feedbackRequestSchema>;
 export const CHAT_SENDERS = ['user', 'bot'] as const;
 /** One message of the chat (SPEC §3). */
 export const chatMessageSchema = z
-  .object({ sender: z.enum(CHAT_SENDERS), text: z.string().max(CHAT_CONTEXT_TEXT_MAX_LENGTH) })
+  .object({ sender: z.enum(CHAT_SENDERS), text: safeText().max(CHAT_CONTEXT_TEXT_MAX_LENGTH) })
   .meta({ id: 'ChatMessage' });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 
-/** A random id of lowercase letters and digits (16 characters, about 82 bits). */
+/**
+ * A random id of lowercase letters and digits (16 characters, about 82 bits). Ids in paths must fit the
+ * contract's ID_PATTERN (16 to 24 of these characters), or their routes answer 404 before looking them up.
+ */
 export function newId(length = 16): string {
   const bytes = randomBytes(length);
   let id = '';

@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { EMAIL_MAX_LENGTH, safeText } from '@keystore/contract';
 import { escapeHtml } from '../../platform/mail-templates.ts';
 import type { Mailer, OutboxEntry } from '../../platform/mailer.ts';
 
+/** Mails to one address; the whole outbox without `to`. */
+const outboxQuerySchema = z.object({ to: safeText().max(EMAIL_MAX_LENGTH).optional() });
 const outboxEntrySchema = z.object({ id: z.number(), to: z.string(), subject: z.string(), text: z.string(), html: z.string(), createdAt: z.string() });
 
 /**
@@ -16,7 +19,7 @@ export const devMailRoutes: FastifyPluginAsyncZod<{ mailer: Mailer }> = async (a
       schema: {
         tags: ['development'],
         summary: 'Mails in the dev outbox, newest first (development only)',
-        querystring: z.object({ to: z.string().optional() }),
+        querystring: outboxQuerySchema,
         response: { 200: z.array(outboxEntrySchema) },
       },
     },
@@ -25,7 +28,7 @@ export const devMailRoutes: FastifyPluginAsyncZod<{ mailer: Mailer }> = async (a
 
   app.get(
     '/dev/mail',
-    { schema: { tags: ['development'], summary: 'The dev outbox as a page (development only)', querystring: z.object({ to: z.string().optional() }) } },
+    { schema: { tags: ['development'], summary: 'The dev outbox as a page (development only)', querystring: outboxQuerySchema } },
     async (request, reply) => reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(outboxPage(await mailer.outbox({ to: request.query.to }))),
   );
 };
