@@ -31,7 +31,7 @@ import { seoRoutes } from './modules/seo/routes.ts';
 import { supportRoutes } from './modules/support/routes.ts';
 import { SupportService } from './modules/support/service.ts';
 import { registerAdmission, type AdmissionGate } from './platform/admission.ts';
-import { registerErrorHandling } from './platform/errors.ts';
+import { frameworkErrors, registerErrorHandling } from './platform/errors.ts';
 import { KeyRing } from './platform/key-ring.ts';
 import { registerWebApp } from './platform/web-app.ts';
 
@@ -72,6 +72,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.logLevel) }),
     // Rebuilding the catalogue index must not be cut short by Fastify's plugin timeout on big catalogues.
     pluginTimeout: 120_000,
+    // A URL Fastify cannot even route (a malformed escape, an over-long parameter) answers `{error}` too.
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,6 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { catalogMessages } from '@keystore/contract';
+import { catalogMessages, requestMessages } from '@keystore/contract';
 
 /** An error a service throws on purpose: its message is the user-facing text, its status the HTTP answer. */
 export class HttpError extends Error {
@@ -45,21 +45,72 @@ export class TooManyRequests extends HttpError {
 
 /** The one place where errors become `{error}` answers: 4xx with their text, anything unexpected a logged 500. */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) {
-      return reply.code(error.status).headers(error.headers).send({ error: error.message });
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const first = error.validation[0];
-      return reply.code(400).send({ error: first?.message ?? 'Invalid request' });
-    }
-    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
-    if (status >= 400 && status < 500) {
-      return reply.code(status).send({ error: error.message });
-    }
-    request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send({ error: 'Something went wrong on our side. Please try again.' });
-  });
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => answer(error, request, reply));
+}
+
+/**
+ * Fastify's `frameworkErrors` option: the errors met before any route is found (a malformed escape or
+ * an over-long parameter in the URL) answer `{error}` like every other, not Fastify's own error object.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void answer(error, request, reply);
+}
+
+function answer(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const { status, message, headers } = answerFor(error);
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  else if (databaseState(error)) request.log.warn({ err: error }, 'request refused by the database');
+  return reply.code(status).headers(headers).send({ error: message });
+}
+
+interface ErrorAnswer {
+  status: number;
+  message: string;
+  headers: Record<string, string>;
+}
+
+function answerFor(error: FastifyError | HttpError): ErrorAnswer {
+  if (error instanceof HttpError) return { status: error.status, message: error.message, headers: error.headers };
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const message = error.validation[0]?.message ?? requestMessages.malformed;
+    // A path that does not fit its route's schema names nothing that exists (idField in the contract).
+    return { status: error.validationContext === 'params' ? 404 : 400, message, headers: {} };
+  }
+  const state = databaseState(error);
+  // Input the database refused (data exceptions, limits) or that clashed with a row written meanwhile
+  // (integrity): the caller's request, not our fault, so never a 500.
+  if (state?.startsWith('22') || state?.startsWith('54')) return { status: 400, message: requestMessages.malformed, headers: {} };
+  if (state?.startsWith('23')) return { status: 409, message: requestMessages.conflict, headers: {} };
+  const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
+  // Framework and parser errors carry their own wording (sometimes the input itself): the contract's instead.
+  if (status >= 400 && status < 500) return { status, message: frameworkMessage(error.code, status), headers: {} };
+  return { status: 500, message: requestMessages.serverError, headers: {} };
+}
+
+function frameworkMessage(code: string | undefined, status: number): string {
+  if (code === 'FST_ERR_BAD_URL') return requestMessages.badUrl;
+  switch (status) {
+    case 404:
+      return catalogMessages.notFound;
+    case 406:
+    case 415:
+      return requestMessages.unsupportedType;
+    case 413:
+      return requestMessages.tooLarge;
+    case 414:
+      return requestMessages.urlTooLong;
+    default:
+      return requestMessages.malformed;
+  }
+}
+
+/** The SQLSTATE of a database error, wherever it sits in the cause chain (drizzle wraps the driver's). */
+function databaseState(error: unknown): string | undefined {
+  for (let cause = error, depth = 0; cause && typeof cause === 'object' && depth < 5; cause = (cause as { cause?: unknown }).cause, depth += 1) {
+    const { code, severity } = cause as { code?: unknown; severity?: unknown };
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && typeof severity === 'string') return code;
+  }
+  return undefined;
 }
 
 export const notFoundAnswer = { error: catalogMessages.notFound };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  catalogMessages,
   errorSchema,
   filtersFromQuery,
   gameIdParamsSchema,
@@ -77,7 +78,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
 
   app.get(
     '/media/covers/:file',
-    { schema: { hide: true, params: z.object({ file: z.string().regex(/^[a-z0-9]+\.svg$/) }) } },
+    { schema: { hide: true, params: z.object({ file: z.string().regex(/^[a-z0-9]+\.svg$/, catalogMessages.notFound) }) } },
     async (request, reply) => {
       const subject = catalog.coverSubject(request.params.file.slice(0, -'.svg'.length));
       if (!subject) return reply.code(404).send({ error: 'Not found' });

@@ -90,7 +90,7 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
 
   app.get(
     `${NEWS_COVER_URL_PREFIX}:file`,
-    { schema: { tags: ['news'], summary: 'A news cover (WebP)', params: z.object({ file: z.string().max(200) }) } },
+    { schema: { tags: ['news'], summary: 'A news cover (WebP)', params: z.object({ file: z.string().max(200, newsMessages.notFound) }) } },
     async (request, reply) => {
       const image = await news.covers.files.read(request.params.file);
       if (!image) throw new NotFound(newsMessages.notFound);

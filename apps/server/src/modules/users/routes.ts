@@ -102,7 +102,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       schema: {
         tags: ['users'],
         summary: 'An avatar image (WebP); the URL comes from the user’s `avatar`',
-        params: z.object({ file: z.string().max(200) }),
+        params: z.object({ file: z.string().max(200, catalogMessages.notFound) }),
       },
     },
     async (request, reply) => {
