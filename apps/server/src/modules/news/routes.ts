@@ -16,6 +16,7 @@ import {
   newsSchema,
 } from '@keystore/contract';
 import { HttpError, Invalid, NotFound } from '../../platform/errors.ts';
+import { formError } from '../../platform/form-errors.ts';
 import { sendImage } from '../../platform/image-store.ts';
 import { NEWS_COVER_URL_PREFIX } from './covers.ts';
 import type { CoverSource, NewNews, NewsService } from './service.ts';
@@ -132,9 +133,8 @@ async function fromForm(request: FastifyRequest): Promise<NewNews> {
   const fields: Record<string, string> = {};
   let cover: CoverSource;
   // Content of up to NEWS_CONTENT_MAX characters, of up to 4 bytes each in UTF-8.
-  const parts = request.parts({ limits: { fileSize: NEWS_COVER_MAX_BYTES, files: 1, fieldSize: NEWS_CONTENT_MAX * 4 } });
-  const tooLarge = () => new HttpError(413, newsMessages.coverTooLarge);
   try {
+    const parts = request.parts({ limits: { fileSize: NEWS_COVER_MAX_BYTES, files: 1, fieldSize: NEWS_CONTENT_MAX * 4 } });
     for await (const part of parts) {
       if (part.type === 'field') {
         // Browsers send a form's line breaks as CRLF (the HTML form encoding); the store keeps LF.
@@ -143,13 +143,12 @@ async function fromForm(request: FastifyRequest): Promise<NewNews> {
       }
       const bytes = await part.toBuffer();
       // See users/routes.ts: over a real socket busboy may flag the cut-off only after the last chunk.
-      if (part.file.truncated) throw tooLarge();
+      if (part.file.truncated) throw new HttpError(413, newsMessages.coverTooLarge);
       // A form sent without choosing a file carries an empty part.
       if (part.fieldname === 'coverImage' && bytes.length > 0) cover = { bytes };
     }
   } catch (error) {
-    if (error instanceof request.server.multipartErrors.RequestFileTooLargeError) throw tooLarge();
-    throw error;
+    throw formError(request, error, newsMessages.coverTooLarge);
   }
   return { ...parse(newsFieldsSchema, fields), cover };
 }
