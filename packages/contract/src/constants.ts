@@ -165,6 +165,14 @@ export const ORDER_CURRENCY = 'EUR';
 /** The terms: a refund is possible within 30 days (SPEC §1). */
 export const REFUND_WINDOW_DAYS = 30;
 
+/** The other figures of the terms (SPEC §1), written once for the support assistant and the AI's prompt. */
+export const REFUND_PROCESSING_BUSINESS_DAYS = 7;
+export const DELIVERY_MAX_BUSINESS_DAYS = 1;
+export const SUPPORT_REPLY_HOURS = 24;
+export const SUPPORT_RESOLUTION_BUSINESS_DAYS = 5;
+export const MINIMUM_AGE = 18;
+export const CATALOGUE_REFRESH_HOURS = 4;
+
 export const ORDER_STATUSES = ['Awaiting payment', 'Paid', 'Declined', 'Expired', 'Refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** 'Pending' until the keys are in (or the order ends unpaid); SPEC §4 shows anything but 'Delivered' as not delivered. */

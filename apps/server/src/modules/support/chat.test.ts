@@ -31,6 +31,7 @@ describe('the support chat without an AI provider (offline assistant)', () => {
 
   it.each([
     ['how long does a refund take?', /7 business days/],
+    ['Can I get a refund if my key is not delivered? How long do I have?', /within 30 days.*within 7 business days/s],
     ['what are your support hours?', /10:00–22:00 UK time/],
     ['which cards do you accept', /Visa and Mastercard/],
     ['is the game region locked?', /region/i],

@@ -1,6 +1,6 @@
 // The support form's e-mails: the message to our team (Reply-To the sender, so answering is one
 // click) and the acknowledgement to the sender. Plain text and HTML, every value escaped in the HTML.
-import { SUPPORT_HOURS } from '@keystore/contract';
+import { SUPPORT_HOURS, SUPPORT_REPLY_HOURS, SUPPORT_RESOLUTION_BUSINESS_DAYS } from '@keystore/contract';
 import { escapeHtml, mailFrame, type MailContext } from '../../platform/mail-templates.ts';
 import type { MailMessage } from '../../platform/mailer.ts';
 import type { NewSupportMessage } from './store.ts';
@@ -26,8 +26,8 @@ export function supportTeamMail(context: MailContext, id: string, message: NewSu
 /** The sender's receipt: we have the message and answer within 24 hours. */
 export function acknowledgementMail(context: MailContext, message: NewSupportMessage): MailMessage {
   const paragraphs = [
-    `Thank you for writing to ${STORE_NAME} support. We have received your message "${message.title}" and we answer within 24 hours.`,
-    `Our support hours are ${SUPPORT_HOURS}, and most issues are resolved within 5 business days.`,
+    `Thank you for writing to ${STORE_NAME} support. We have received your message "${message.title}" and we answer within ${SUPPORT_REPLY_HOURS} hours.`,
+    `Our support hours are ${SUPPORT_HOURS}, and most issues are resolved within ${SUPPORT_RESOLUTION_BUSINESS_DAYS} business days.`,
   ];
   const subject = `We received your message: ${message.title}`;
   const text = [`Hi ${message.name},`, '', ...paragraphs, '', 'Your message:', message.message, '', `— ${STORE_NAME}`, context.publicUrl].join('\n');

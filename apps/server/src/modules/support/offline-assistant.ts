@@ -1,13 +1,14 @@
 // The support chat without an AI provider (DESIGN §5): answers by retrieval from the FAQ of
-// knowledge.ts. A question is stemmed into words and scored against each entry's keywords (phrases
-// weigh more than single words, and a keyword that many entries share weighs less); the best entry
-// answers, a close second is added, and nothing matching means saying so and pointing to the form.
-import type { Order } from '@keystore/contract';
+// knowledge.ts. A question is stemmed into words and scored against each entry's topics and keywords
+// (a topic, what the entry is about, weighs double; phrases weigh more than single words; a keyword
+// that many entries share weighs less); the best entry answers, a close second is added, and nothing
+// matching means saying so and pointing to the form.
+import { SUPPORT_REPLY_HOURS, type Order } from '@keystore/contract';
 import { orderLine, RECENT_ORDERS } from './customer-orders.ts';
 import { EMAIL_FORM_HINT, FAQ, type FaqEntry } from './knowledge.ts';
 
 /** What the assistant says when no entry matches: plainly that it does not know, and where to ask. */
-export const UNKNOWN_ANSWER = `Sorry, I don't know the answer to that. For anything I can't help with, please ${EMAIL_FORM_HINT}: our team answers within 24 hours.`;
+export const UNKNOWN_ANSWER = `Sorry, I don't know the answer to that. For anything I can't help with, please ${EMAIL_FORM_HINT}: our team answers within ${SUPPORT_REPLY_HOURS} hours.`;
 
 const GREETING_ANSWER =
   'Hello! I can help with refunds, delivery, payment methods, region locks, revealing and activating keys, your orders and our support hours. What would you like to know?';
@@ -43,18 +44,21 @@ interface IndexedEntry {
   keywords: Array<{ phrase: string; weight: number }>;
 }
 
-/** The FAQ with stemmed keywords and their weights, computed once. */
+/** The FAQ with stemmed topics and keywords and their weights, computed once. */
 const INDEX: IndexedEntry[] = (() => {
-  const stemmed = FAQ.map((entry) => ({ entry, phrases: [...new Set(entry.keywords.map((keyword) => stems(keyword).join(' ')))] }));
+  const phrasesOf = (words: readonly string[]) => [...new Set(words.map((word) => stems(word).join(' ')))];
+  const stemmed = FAQ.map((entry) => ({ entry, topics: phrasesOf(entry.topics), keywords: phrasesOf(entry.keywords) }));
   const entriesWith = new Map<string, number>();
-  for (const { phrases } of stemmed) for (const phrase of phrases) entriesWith.set(phrase, (entriesWith.get(phrase) ?? 0) + 1);
-  return stemmed.map(({ entry, phrases }) => ({
+  for (const { topics, keywords } of stemmed) for (const phrase of new Set([...topics, ...keywords])) entriesWith.set(phrase, (entriesWith.get(phrase) ?? 0) + 1);
+  // A phrase says more than a word, and a topic (what the entry is about) more than a hint; a keyword
+  // shared by several entries says less (inverse document frequency).
+  const weigh = (phrase: string, topic: boolean) => ({
+    phrase,
+    weight: (topic ? 2 : 1) * (phrase.includes(' ') ? 1.5 : 1) * (1 + Math.log(FAQ.length / entriesWith.get(phrase)!)) / (1 + Math.log(FAQ.length)),
+  });
+  return stemmed.map(({ entry, topics, keywords }) => ({
     entry,
-    keywords: phrases.map((phrase) => ({
-      phrase,
-      // A phrase says more than a word; a keyword shared by several entries says less (inverse document frequency).
-      weight: (phrase.includes(' ') ? 1.5 : 1) * (1 + Math.log(FAQ.length / entriesWith.get(phrase)!)) / (1 + Math.log(FAQ.length)),
-    })),
+    keywords: [...topics.map((phrase) => weigh(phrase, true)), ...keywords.filter((phrase) => !topics.includes(phrase)).map((phrase) => weigh(phrase, false))],
   }));
 })();
 
