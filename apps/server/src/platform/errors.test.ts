@@ -4,8 +4,7 @@ import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogMessages, newsMessages, notificationMessages, orderMessages, requestMessages } from '@keystore/contract';
-import { freshDatabase, buildTestApp, type TestApp } from '../test/helper.ts';
-import type { Database } from '../db/client.ts';
+import { buildTestApp, type TestApp } from '../test/helper.ts';
 import { registerErrorHandling } from './errors.ts';
 
 let t: TestApp;
@@ -73,20 +72,16 @@ describe('requests Fastify cannot route or parse', () => {
 });
 
 describe('what the database refuses', () => {
-  let database: Database;
-  beforeAll(async () => {
-    database = await freshDatabase();
-  });
-  afterAll(() => database.close());
-
   it('is the caller’s 4xx, never a 500: bad data 400, a clash with a row written meanwhile 409', async () => {
+    // A bare app with the store's error handler and the test's database: routes that make the database refuse.
+    const { database } = t;
     const app = Fastify({ logger: false });
     registerErrorHandling(app);
     app.get('/nul', async () => database.db.execute(sql`select ${'a\u0000b'}::text`));
     app.get('/clash', async () => {
-      await database.db.execute(sql`create temporary table if not exists once (id int primary key)`);
-      await database.db.execute(sql`insert into once values (1)`);
-      return database.db.execute(sql`insert into once values (1)`);
+      await database.db.execute(sql`create table if not exists clash_test (id int primary key)`);
+      await database.db.execute(sql`insert into clash_test values (1)`);
+      return database.db.execute(sql`insert into clash_test values (1)`);
     });
     const nul = await app.inject({ url: '/nul' });
     expect(nul.statusCode).toBe(400);
