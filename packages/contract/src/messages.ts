@@ -10,12 +10,12 @@ export const catalogMessages = {
   notFound: 'Not found',
 } as const;
 
-/** Validation messages of SPEC §5, shown by the dialogs and answered by the server word for word. */
 /** What any call may answer when the store sheds load (503 with Retry-After), and what the web app shows. */
 export const loadMessages = {
   storeBusy: 'The store is busy, try again in a moment',
 } as const;
 
+/** Validation messages of SPEC §5, shown by the dialogs and answered by the server word for word. */
 export const validationMessages = {
   emailRequired: 'Email is required',
   emailNeedsAt: 'Email address must contain "@"',
