@@ -183,6 +183,14 @@ export const PAYMENT_PROVIDERS = ['test', 'stripe'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
 /**
+ * POST /api/orders takes an Idempotency-Key (issue 12, decision 015): the same key with the same
+ * items answers the order it placed the first time, so a checkout retried after a lost answer
+ * never reserves its keys twice. 1 to 200 printable ASCII characters; the web app sends a UUID.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 200;
+
+/**
  * The built-in test gateway's cards (DESIGN §4, issue 5), digits only. Any future expiry, any
  * 3-digit CVC. Any other card that passes the Luhn check is declined as an unknown test card.
  */

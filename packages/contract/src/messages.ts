@@ -124,6 +124,7 @@ export const orderMessages = {
   otherProvider: 'This order is not paid through the test gateway.',
   paymentUnavailable: 'Payment is unavailable right now. Please try again in a few minutes.',
   idempotencyKeyReused: 'This Idempotency-Key was already used for another order',
+  idempotencyKeyInvalid: 'The Idempotency-Key header must be 1 to 200 printable ASCII characters',
   cardDeclined: 'Your card was declined.',
   insufficientFunds: 'Your card has insufficient funds.',
   unknownTestCard: 'Your card was declined: it is not one of the test cards. Pay with 4242 4242 4242 4242.',

@@ -5,6 +5,7 @@ import { purchaseHistoryEntrySchema } from './accounts.ts';
 import { gameListItemSchema } from './catalog.ts';
 import {
   DELIVERY_STATUSES,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
   ORDER_CURRENCY,
   ORDER_LINE_MAX_QUANTITY,
   ORDER_MAX_LINES,
@@ -37,6 +38,24 @@ export const createOrderRequestSchema = z.object({
     .max(ORDER_MAX_LINES, m.tooManyLines),
 });
 export type CreateOrderRequest = z.input<typeof createOrderRequestSchema>;
+
+/**
+ * The headers POST /api/orders reads besides the session's. Loose: the other headers pass through
+ * untouched (the validated object replaces the request's headers). Node hands header names over in
+ * lower case.
+ */
+export const createOrderHeadersSchema = z.looseObject({
+  'idempotency-key': z
+    .string({ error: m.idempotencyKeyInvalid })
+    .regex(new RegExp(`^[\\x20-\\x7E]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`), m.idempotencyKeyInvalid)
+    .optional()
+    .meta({
+      description:
+        'Names one checkout attempt (the web app sends a UUID). The same key with the same items answers the order placed the ' +
+        'first time (201, the same order and payment page) without reserving its keys again; the same key with other items is a 422. ' +
+        `1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters, kept per customer.`,
+    }),
+});
 
 export const orderLineSchema = z
   .object({
