@@ -189,9 +189,14 @@ export const orders = pgTable(
     lastAllocationError: text('last_allocation_error'),
     /** The "delivery is delayed" mail goes out once. */
     delayNoticeAt: moment('delay_notice_at'),
+    /** The Idempotency-Key the order was placed with, if any: one order per key and customer (decision 015). */
+    idempotencyKey: text('idempotency_key'),
+    /** SHA-256 of the items the key was first sent with, so the same key with other items is refused. */
+    requestHash: text('request_hash'),
   },
   (table) => [
     index('orders_user_created_idx').on(table.userId, table.createdAt),
+    uniqueIndex('orders_user_idempotency_key_idx').on(table.userId, table.idempotencyKey).where(sql`${table.idempotencyKey} is not null`),
     index('orders_awaiting_expiry_idx').on(table.expiresAt).where(sql`${table.status} = 'Awaiting payment'`),
     index('orders_undelivered_idx').on(table.nextAllocationAt).where(sql`${table.status} = 'Paid' and ${table.deliveryStatus} <> 'Delivered'`),
   ],

@@ -197,6 +197,14 @@ export class PaymentStates implements PaymentOutcomes {
   }
 }
 
+/** Throws why an order cannot be paid any more, if it cannot. */
+export function assertAwaitingPayment(row: OrderRow): void {
+  if (row.status === 'Paid') throw new Conflict(orderMessages.orderAlreadyPaid);
+  if (row.status === 'Refunded') throw new Conflict(orderMessages.orderRefunded);
+  if (row.status === 'Declined') throw new Conflict(orderMessages.orderDeclined);
+  if (row.status === 'Expired') throw new Conflict(orderMessages.orderExpired);
+}
+
 /** Whether the provider took exactly the order's amount, in its currency. */
 function amountMatches(order: OrderRow, received: ReceivedAmount): boolean {
   return received.cents === order.amountCents && received.currency?.toUpperCase() === order.currency.toUpperCase();

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   createOrderAnswerSchema,
+  createOrderHeadersSchema,
   createOrderRequestSchema,
   errorSchema,
   orderIdParamsSchema,
@@ -23,12 +24,25 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
       schema: {
         tags: ['orders'],
         summary: 'Places an order priced by the server from the catalogue; its stock is held for 30 minutes',
+        description:
+          'With an Idempotency-Key header, the same key with the same items answers the order that key placed (201, nothing reserved again), ' +
+          'the same key with other items is a 422, and a request still awaiting the first answer never places a second order.',
         security: bearer,
+        headers: createOrderHeadersSchema,
         body: createOrderRequestSchema,
-        response: { 201: createOrderAnswerSchema, 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 503: errorSchema },
+        response: {
+          201: createOrderAnswerSchema,
+          400: errorSchema,
+          401: errorSchema,
+          404: errorSchema,
+          409: errorSchema,
+          422: errorSchema,
+          503: errorSchema,
+        },
       },
     },
-    async (request, reply) => reply.code(201).send(await orders.create(request.account.userId, request.body.items)),
+    async (request, reply) =>
+      reply.code(201).send(await orders.create(request.account.userId, request.body.items, request.headers['idempotency-key'])),
   );
 
   app.get(

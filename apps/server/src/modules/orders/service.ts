@@ -1,18 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import {
-  MAX_UNPAID_ORDERS,
-  ORDER_CURRENCY,
-  ORDER_LINE_MAX_QUANTITY,
-  ORDER_TTL_MINUTES,
-  orderMessages,
-  type CreateOrderRequest,
-  type Order,
-  type PaymentProviderName,
-} from '@keystore/contract';
+import { orderMessages, type CreateOrderAnswer, type CreateOrderRequest, type Order, type PaymentProviderName } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import { Conflict, HttpError, Invalid, NotFound } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
+import { Conflict, NotFound } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import type { Supplier } from '../catalog/supplier/supplier.ts';
 import type { LibraryService } from '../library/service.ts';
@@ -20,20 +10,10 @@ import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport } 
 import type { PurchaseStats, PurchaseSummary, UsersService } from '../users/service.ts';
 import { KeyAllocator } from './allocation.ts';
 import type { OrderEvents } from './events.ts';
-import { PaymentStates } from './payment-states.ts';
-import {
-  expireDueOrders,
-  findOrder,
-  insertOrder,
-  linesOf,
-  ordersOfUser,
-  reserveStock,
-  totalPaidCents,
-  unpaidOrderCount,
-  type OrderLineRow,
-  type OrderRow,
-} from './store.ts';
-import { lineImage, toHistoryEntry, toOrder } from './views.ts';
+import { assertAwaitingPayment, PaymentStates } from './payment-states.ts';
+import { OrderPlacement } from './placement.ts';
+import { expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderLineRow, type OrderRow } from './store.ts';
+import { toHistoryEntry, toOrder } from './views.ts';
 
 const EXPIRY_BATCH = 200;
 
@@ -50,14 +30,15 @@ export interface OrdersDeps {
 }
 
 /**
- * Orders from cart to keys (issue 5, decision 008): placing an order reserves its stock, a payment
- * provider reports the outcome through markPaid / markDeclined / markExpired (payment-states.ts),
- * and a paid order's keys come from the supplier through the KeyAllocator. Also the profile's
- * purchase figures.
+ * Orders from cart to keys (issue 5, decision 008): placing an order reserves its stock
+ * (placement.ts), a payment provider reports the outcome through markPaid / markDeclined /
+ * markExpired (payment-states.ts), and a paid order's keys come from the supplier through the
+ * KeyAllocator. Also the profile's purchase figures.
  */
 export class OrdersService implements PaymentOutcomes, PurchaseStats {
   readonly allocator: KeyAllocator;
   private readonly payments: PaymentStates;
+  private readonly placement: OrderPlacement;
   private readonly deps: OrdersDeps;
 
   constructor(deps: OrdersDeps) {
@@ -80,6 +61,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       log: deps.log,
       events: deps.events,
     });
+    this.placement = new OrderPlacement({ database: deps.database, config: deps.config, users: deps.users, payments: this.payments, log: deps.log });
   }
 
   /** The providers orders can be paid and refunded through; new orders go to the configured one. */
@@ -91,80 +73,9 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
     return this.deps.database.db;
   }
 
-  /**
-   * Places an order: merges repeated games, prices every line from the catalogue, reserves the
-   * stock (409 naming the first game that cannot be covered) and asks the payment provider where to pay.
-   */
-  async create(userId: string, items: CreateOrderRequest['items']): Promise<{ order: Order; paymentUrl: string }> {
-    const merged = mergeItems(items);
-    // Each unpaid order holds keys for 30 minutes: one customer must not be able to hold the shelf.
-    // A soft cap (two racing requests may both pass), which is all it needs to be.
-    if ((await unpaidOrderCount(this.db, userId)) >= MAX_UNPAID_ORDERS) throw new Conflict(orderMessages.tooManyUnpaidOrders);
-    const provider = this.payments.provider(this.deps.config.payments.provider);
-    const id = newId();
-    const now = new Date();
-    const { row, lines } = await this.db.transaction(async (tx) => {
-      const reserved = await reserveStock(tx, merged);
-      const lines: OrderLineRow[] = merged.map((item, position) => {
-        const game = reserved.get(item.gameId)!;
-        return {
-          id: newId(),
-          orderId: id,
-          position,
-          gameId: game.id,
-          supplierProductId: game.supplierProductId,
-          title: game.title,
-          image: game.image,
-          platform: game.platform,
-          quantity: item.quantity,
-          unitPriceCents: game.priceCents,
-          supplierPriceCents: game.supplierPriceCents,
-        };
-      });
-      const row: OrderRow = {
-        id,
-        userId,
-        status: 'Awaiting payment',
-        deliveryStatus: 'Pending',
-        amountCents: lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0),
-        currency: ORDER_CURRENCY,
-        provider: provider.name,
-        providerRef: null,
-        declineReason: null,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + ORDER_TTL_MINUTES * 60_000),
-        paidAt: null,
-        deliveredAt: null,
-        refundedAt: null,
-        supplierOrderId: null,
-        allocationLeaseUntil: null,
-        allocationAttempts: 0,
-        nextAllocationAt: null,
-        lastAllocationError: null,
-        delayNoticeAt: null,
-      };
-      await insertOrder(tx, row, lines);
-      return { row, lines };
-    });
-    let paymentUrl: string;
-    try {
-      // The test gateway has no use for the buyer's e-mail; a real provider sends its receipt there.
-      const customer = provider.name === 'test' ? undefined : await this.deps.users.findById(userId);
-      paymentUrl = await provider.checkoutUrl({
-        id: row.id,
-        amountCents: row.amountCents,
-        currency: row.currency,
-        expiresAt: row.expiresAt,
-        customerEmail: customer?.email,
-        lines: lines.map((line) => ({ ...line, image: lineImage(line) })),
-      });
-    } catch (error) {
-      // No way to pay: the keys go back on the shelf at once rather than in 30 minutes.
-      this.deps.log.error({ err: error, orderId: id, provider: provider.name }, 'could not open the checkout');
-      await this.payments.closeUnpaid(id, 'Declined', orderMessages.paymentUnavailable);
-      throw new HttpError(503, orderMessages.paymentUnavailable);
-    }
-    return { order: toOrder(row, lines, new Map()), paymentUrl };
+  /** Places an order, or answers again the one placed with the same Idempotency-Key (placement.ts). */
+  create(userId: string, items: CreateOrderRequest['items'], idempotencyKey?: string): Promise<CreateOrderAnswer> {
+    return this.placement.place(userId, items, idempotencyKey);
   }
 
   /** The customer's orders, newest first. */
@@ -196,13 +107,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   async reopenCheckout(orderId: string, userId: string): Promise<string> {
     const row = await this.ownedOrder(orderId, userId);
     assertAwaitingPayment(row);
-    try {
-      return await this.payments.provider(row.provider).reopenUrl({ id: row.id, providerRef: row.providerRef });
-    } catch (error) {
-      if (error instanceof HttpError) throw error;
-      this.deps.log.error({ err: error, orderId, provider: row.provider }, 'could not reopen the checkout');
-      throw new HttpError(503, orderMessages.paymentUnavailable);
-    }
+    return this.placement.checkoutAgain(row);
   }
 
   markPaid(orderId: string, payment?: PaymentReport): Promise<PaymentOutcome> {
@@ -260,21 +165,4 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
     for (const line of lines) linesByOrder.set(line.orderId, [...(linesByOrder.get(line.orderId) ?? []), line]);
     return rows.map((row) => toOrder(row, linesByOrder.get(row.id) ?? [], keys));
   }
-}
-
-/** Throws why an order cannot be paid any more, if it cannot. */
-function assertAwaitingPayment(row: OrderRow): void {
-  if (row.status === 'Paid') throw new Conflict(orderMessages.orderAlreadyPaid);
-  if (row.status === 'Refunded') throw new Conflict(orderMessages.orderRefunded);
-  if (row.status === 'Declined') throw new Conflict(orderMessages.orderDeclined);
-  if (row.status === 'Expired') throw new Conflict(orderMessages.orderExpired);
-}
-
-/** One line per game (a game listed twice is one line with both quantities), each within the line limit. */
-function mergeItems(items: CreateOrderRequest['items']): Array<{ gameId: string; quantity: number }> {
-  const merged = new Map<string, number>();
-  for (const item of items) merged.set(item.gameId, (merged.get(item.gameId) ?? 0) + item.quantity);
-  const lines = [...merged].map(([gameId, quantity]) => ({ gameId, quantity }));
-  if (lines.some((line) => line.quantity > ORDER_LINE_MAX_QUANTITY)) throw new Invalid(orderMessages.quantityInvalid);
-  return lines;
 }

@@ -115,6 +115,20 @@ export async function findOrder(db: Db, id: string): Promise<OrderRow | undefine
   return row;
 }
 
+/** The customer's order placed with this Idempotency-Key, if there is one. */
+export async function orderOfAttempt(db: Db, userId: string, idempotencyKey: string): Promise<OrderRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, idempotencyKey)));
+  return row;
+}
+
+/** Frees an order's Idempotency-Key, so the same key places a new order next time. */
+export async function releaseIdempotencyKey(db: Db, id: string): Promise<void> {
+  await db.update(orders).set({ idempotencyKey: null, requestHash: null }).where(eq(orders.id, id));
+}
+
 /** The lines of one order, in their order (not in a transaction: see preparedOnce). */
 export function linesOfOrder(db: Db, orderId: string): Promise<OrderLineRow[]> {
   return linesOfOne(db).execute({ orderId });

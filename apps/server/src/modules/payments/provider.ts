@@ -39,7 +39,8 @@ export interface PaymentProvider {
   checkoutUrl(order: PayableOrder): Promise<string>;
   /**
    * Where the buyer goes back to paying an order awaiting payment after leaving its checkout (Stripe's
-   * Cancel link): that same checkout while it is open, so one order never has two ways to be paid.
+   * Cancel link), or after the answer to the order request was lost (the request repeated with its
+   * Idempotency-Key): that same checkout while it is open, so one order never has two ways to be paid.
    * `providerRef` is what setProviderRef stored when the checkout was opened.
    */
   reopenUrl(order: { id: string; providerRef: string | null }): Promise<string>;

@@ -1,0 +1,217 @@
+// Placing an order (issue 5, decision 008) and answering a repeated request with the order it placed
+// (an Idempotency-Key, decision 015): a checkout retried after a lost answer must find its order
+// rather than reserve the same keys a second time.
+import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  MAX_UNPAID_ORDERS,
+  ORDER_CURRENCY,
+  ORDER_LINE_MAX_QUANTITY,
+  ORDER_TTL_MINUTES,
+  orderMessages,
+  type CreateOrderAnswer,
+  type CreateOrderRequest,
+  type PaymentProviderName,
+} from '@keystore/contract';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { Conflict, HttpError, Invalid } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { PaymentProvider } from '../payments/provider.ts';
+import type { UsersService } from '../users/service.ts';
+import { assertAwaitingPayment, type PaymentStates } from './payment-states.ts';
+import {
+  insertOrder,
+  linesOfOrder,
+  orderOfAttempt,
+  releaseIdempotencyKey,
+  reserveStock,
+  unpaidOrderCount,
+  type OrderLineRow,
+  type OrderRow,
+} from './store.ts';
+import { lineImage, toOrder } from './views.ts';
+
+interface OrderRequestLine {
+  gameId: string;
+  quantity: number;
+}
+
+/** A request sent with an Idempotency-Key: the key, and what it asked for (requestHashOf). */
+interface Attempt {
+  key: string;
+  requestHash: string;
+}
+
+export interface OrderPlacementDeps {
+  database: Database;
+  config: Config;
+  users: UsersService;
+  payments: PaymentStates;
+  log: FastifyBaseLogger;
+}
+
+export class OrderPlacement {
+  private readonly deps: OrderPlacementDeps;
+
+  constructor(deps: OrderPlacementDeps) {
+    this.deps = deps;
+  }
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  /**
+   * Places an order: merges repeated games, prices every line from the catalogue, reserves the
+   * stock (409 naming the first game that cannot be covered) and asks the payment provider where to pay.
+   * With an Idempotency-Key, a key this customer has placed an order with answers that order again and
+   * reserves nothing (422 when the key came with other items).
+   */
+  async place(userId: string, items: CreateOrderRequest['items'], idempotencyKey?: string): Promise<CreateOrderAnswer> {
+    const merged = mergeItems(items);
+    const attempt = idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash: requestHashOf(merged) };
+    if (attempt) {
+      const earlier = await orderOfAttempt(this.db, userId, attempt.key);
+      if (earlier) return this.answerAgain(earlier, attempt);
+    }
+    const provider = this.deps.payments.provider(this.deps.config.payments.provider);
+    let placed: { row: OrderRow; lines: OrderLineRow[] };
+    try {
+      placed = await this.placeNew(userId, merged, provider.name, attempt);
+    } catch (error) {
+      // A request with the same key was placing its order meanwhile: the unique index refused this
+      // insert, or that order took the last keys or the last unpaid slot first. That order is the answer.
+      const winner = attempt && (await orderOfAttempt(this.db, userId, attempt.key));
+      if (!winner) throw error;
+      return this.answerAgain(winner, attempt);
+    }
+    const { row, lines } = placed;
+    let paymentUrl: string;
+    try {
+      paymentUrl = await this.openCheckout(provider, row, lines, userId);
+    } catch (error) {
+      // No way to pay: the keys go back on the shelf at once rather than in 30 minutes, and the key is
+      // freed, so the same attempt tried again places a new order instead of meeting this closed one.
+      this.deps.log.error({ err: error, orderId: row.id, provider: provider.name }, 'could not open the checkout');
+      if (attempt) await releaseIdempotencyKey(this.db, row.id);
+      await this.deps.payments.closeUnpaid(row.id, 'Declined', orderMessages.paymentUnavailable);
+      throw new HttpError(503, orderMessages.paymentUnavailable);
+    }
+    return { order: toOrder(row, lines, new Map()), paymentUrl };
+  }
+
+  /** Reserves the stock and writes the order awaiting payment, in one transaction. */
+  private async placeNew(userId: string, merged: OrderRequestLine[], provider: PaymentProviderName, attempt: Attempt | undefined) {
+    // Each unpaid order holds keys for 30 minutes: one customer must not be able to hold the shelf.
+    // A soft cap (two racing requests may both pass), which is all it needs to be.
+    if ((await unpaidOrderCount(this.db, userId)) >= MAX_UNPAID_ORDERS) throw new Conflict(orderMessages.tooManyUnpaidOrders);
+    const id = newId();
+    const now = new Date();
+    return this.db.transaction(async (tx) => {
+      const reserved = await reserveStock(tx, merged);
+      const lines: OrderLineRow[] = merged.map((item, position) => {
+        const game = reserved.get(item.gameId)!;
+        return {
+          id: newId(),
+          orderId: id,
+          position,
+          gameId: game.id,
+          supplierProductId: game.supplierProductId,
+          title: game.title,
+          image: game.image,
+          platform: game.platform,
+          quantity: item.quantity,
+          unitPriceCents: game.priceCents,
+          supplierPriceCents: game.supplierPriceCents,
+        };
+      });
+      const row: OrderRow = {
+        id,
+        userId,
+        status: 'Awaiting payment',
+        deliveryStatus: 'Pending',
+        amountCents: lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0),
+        currency: ORDER_CURRENCY,
+        provider,
+        providerRef: null,
+        declineReason: null,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + ORDER_TTL_MINUTES * 60_000),
+        paidAt: null,
+        deliveredAt: null,
+        refundedAt: null,
+        supplierOrderId: null,
+        allocationLeaseUntil: null,
+        allocationAttempts: 0,
+        nextAllocationAt: null,
+        lastAllocationError: null,
+        delayNoticeAt: null,
+        idempotencyKey: attempt?.key ?? null,
+        requestHash: attempt?.requestHash ?? null,
+      };
+      await insertOrder(tx, row, lines);
+      return { row, lines };
+    });
+  }
+
+  /**
+   * The answer to a request repeated with the Idempotency-Key of `earlier`: that order and its
+   * checkout, reopened. An order no longer awaiting payment answers the 409 paying it would.
+   */
+  private async answerAgain(earlier: OrderRow, attempt: Attempt): Promise<CreateOrderAnswer> {
+    if (earlier.requestHash !== attempt.requestHash) throw new HttpError(422, orderMessages.idempotencyKeyReused);
+    if (earlier.status === 'Awaiting payment' && earlier.expiresAt <= new Date()) {
+      await this.deps.payments.markExpired(earlier.id);
+      throw new Conflict(orderMessages.orderExpired);
+    }
+    assertAwaitingPayment(earlier);
+    const [lines, paymentUrl] = await Promise.all([linesOfOrder(this.db, earlier.id), this.checkoutAgain(earlier)]);
+    return { order: toOrder(earlier, lines, new Map()), paymentUrl };
+  }
+
+  /**
+   * Where to go back to paying an order awaiting payment: the provider's same checkout, never a second
+   * one (503 when the provider cannot say, the order left as it is).
+   */
+  async checkoutAgain(row: OrderRow): Promise<string> {
+    try {
+      return await this.deps.payments.provider(row.provider).reopenUrl({ id: row.id, providerRef: row.providerRef });
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      this.deps.log.error({ err: error, orderId: row.id, provider: row.provider }, 'could not reopen the checkout');
+      throw new HttpError(503, orderMessages.paymentUnavailable);
+    }
+  }
+
+  private async openCheckout(provider: PaymentProvider, row: OrderRow, lines: OrderLineRow[], userId: string): Promise<string> {
+    // The test gateway has no use for the buyer's e-mail; a real provider sends its receipt there.
+    const customer = provider.name === 'test' ? undefined : await this.deps.users.findById(userId);
+    return provider.checkoutUrl({
+      id: row.id,
+      amountCents: row.amountCents,
+      currency: row.currency,
+      expiresAt: row.expiresAt,
+      customerEmail: customer?.email,
+      lines: lines.map((line) => ({ ...line, image: lineImage(line) })),
+    });
+  }
+}
+
+/** One line per game (a game listed twice is one line with both quantities), each within the line limit. */
+function mergeItems(items: CreateOrderRequest['items']): OrderRequestLine[] {
+  const merged = new Map<string, number>();
+  for (const item of items) merged.set(item.gameId, (merged.get(item.gameId) ?? 0) + item.quantity);
+  const lines = [...merged].map(([gameId, quantity]) => ({ gameId, quantity }));
+  if (lines.some((line) => line.quantity > ORDER_LINE_MAX_QUANTITY)) throw new Invalid(orderMessages.quantityInvalid);
+  return lines;
+}
+
+/**
+ * What a request with an Idempotency-Key asked for, as a hash: its merged lines in game order, so the
+ * same games and quantities listed in another order are the same request.
+ */
+function requestHashOf(lines: OrderRequestLine[]): string {
+  const normalised = [...lines].sort((a, b) => (a.gameId < b.gameId ? -1 : 1)).map((line) => [line.gameId, line.quantity]);
+  return createHash('sha256').update(JSON.stringify(normalised)).digest('hex');
+}
