@@ -1,9 +1,11 @@
+import { IDEMPOTENCY_KEY_HEADER } from '@keystore/contract/constants';
+import { fetchRetryingBusy, retryAfterSeconds } from './busy-retry.ts';
 import { authHeaders } from './session.ts';
 
 /** An answer of the API other than 2xx, carrying the server's `error` text. */
 export class ApiError extends Error {
   readonly status: number;
-  /** Seconds to wait, from a 429's Retry-After. */
+  /** Seconds to wait, from the Retry-After of a 429 or of a busy store's 503. */
   readonly retryAfter: number | undefined;
   /** Whether the server said anything: false for a network failure or an answer without `error`. */
   readonly fromServer: boolean;
@@ -20,35 +22,54 @@ export function messageOf(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.fromServer ? error.message : fallback;
 }
 
+/** Whether the server refused the call (4xx): the same call again gets the same answer, unlike one that got no answer or a 5xx. */
+export function isRefusal(error: unknown): boolean {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500;
+}
+
+/** Whether a failure is a busy store, asked again already by fetchRetryingBusy: nobody need retry it once more. */
+export function isStoreBusy(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 503 && error.retryAfter !== undefined;
+}
+
 /** Calls the store's own API and answers the parsed JSON, or throws an ApiError with the server's message. */
 export async function apiGet<T>(path: string, init?: RequestInit): Promise<T> {
-  return request<T>(path, init);
+  return request<T>(path, init, true);
+}
+
+export interface SendOptions {
+  /**
+   * Sent as the Idempotency-Key header: the server answers a repeat with what the first call did, so the
+   * call is also repeated when the store is busy.
+   */
+  idempotencyKey?: string;
+  /** The call changes nothing when made twice (paying an order): it is repeated when the store is busy. */
+  repeatable?: boolean;
 }
 
 /**
  * Sends a body (JSON, or FormData for uploads) with the session's headers. A network failure throws
  * an ApiError with status 0, so callers can tell "no answer" from "the server said no".
  */
-export async function apiSend<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+export async function apiSend<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, options: SendOptions = {}): Promise<T> {
   const isForm = body instanceof FormData;
-  return request<T>(path, {
-    method,
-    body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
-    headers: body === undefined || isForm ? {} : { 'Content-Type': 'application/json' },
-  });
+  const headers: Record<string, string> = body === undefined || isForm ? {} : { 'Content-Type': 'application/json' };
+  if (options.idempotencyKey !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = options.idempotencyKey;
+  const repeatable = options.repeatable === true || options.idempotencyKey !== undefined;
+  return request<T>(path, { method, body: body === undefined ? undefined : isForm ? body : JSON.stringify(body), headers }, repeatable);
 }
 
-async function request<T>(path: string, init?: RequestInit): Promise<T> {
+async function request<T>(path: string, init: RequestInit | undefined, repeatable: boolean): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(path, { ...init, headers: { Accept: 'application/json', ...authHeaders(), ...init?.headers } });
+    response = await fetchRetryingBusy(path, { ...init, headers: { Accept: 'application/json', ...authHeaders(), ...init?.headers } }, repeatable);
   } catch {
     throw new ApiError(0, 'No response from server', { fromServer: false });
   }
   const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const said = typeof body === 'object' && body !== null && 'error' in body;
-    const retryAfter = Number(response.headers.get('Retry-After')) || undefined;
+    const retryAfter = retryAfterSeconds(response.headers.get('Retry-After'));
     throw new ApiError(response.status, said ? String(body.error) : response.statusText, { retryAfter, fromServer: said });
   }
   return body as T;

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { STORAGE_KEYS } from '@keystore/contract/constants';
 import type { User } from '@keystore/contract';
+import { fetchRetryingBusy } from './busy-retry.ts';
 
 /**
  * Who is using the store (SPEC §4, session): a stored token is restored on load by fetching the
@@ -108,7 +109,8 @@ export async function restoreSession(): Promise<void> {
   const { token } = state;
   if (!token) return;
   try {
-    const response = await fetch('/api/users/profile', { headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } });
+    // A busy store is asked again rather than taken for a rejected token, which would sign the customer out.
+    const response = await fetchRetryingBusy('/api/users/profile', { headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } }, true);
     if (state.token !== token) return;
     if (!response.ok) throw new Error(String(response.status));
     set({ status: 'signed-in', token, user: (await response.json()) as User });

@@ -39,6 +39,8 @@ export interface ApiCall {
   body?: unknown;
   /** The Authorization header, present only when a session token was sent. */
   authorization?: string;
+  /** The Idempotency-Key header, present only when one was sent. */
+  idempotencyKey?: string;
 }
 
 /** Answers one request; it sees the request, so the answer can depend on what was sent. */
@@ -57,8 +59,11 @@ export function stubApi(routes: ApiRoutes): ApiCall[] {
     vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
       const call: ApiCall = { route: `${init.method ?? 'GET'} ${String(input)}` };
       if (init.body != null) call.body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
-      const authorization = new Headers(init.headers).get('Authorization');
+      const headers = new Headers(init.headers);
+      const authorization = headers.get('Authorization');
       if (authorization) call.authorization = authorization;
+      const idempotencyKey = headers.get('Idempotency-Key');
+      if (idempotencyKey) call.idempotencyKey = idempotencyKey;
       calls.push(call);
       const answer = routes[call.route];
       if (!answer) throw new TypeError(`Failed to fetch (no stubbed answer for ${call.route})`);

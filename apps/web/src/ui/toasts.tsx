@@ -32,6 +32,11 @@ export function showToast(message: string, tone: ToastTone = 'success'): void {
   set([...toasts, { id: nextId++, message, tone }]);
 }
 
+/** Shows a message unless it is on screen already (many calls meeting the same trouble at once say it once). */
+export function showToastOnce(message: string, tone: ToastTone = 'success'): void {
+  if (!toasts.some((toast) => toast.message === message)) showToast(message, tone);
+}
+
 /** Removes every toast at once (a fresh start, as in tests). */
 export function clearToasts(): void {
   set([]);
