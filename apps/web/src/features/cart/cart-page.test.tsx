@@ -5,7 +5,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addToCart, clearCart, setCartQuantity, useCart, type CartItem } from '../../lib/cart.ts';
 import { signIn } from '../../lib/session.ts';
 import { AuthDialogProbe, json, openAuthDialogView, resetTestState, stubApi, testUser } from '../../test/fixtures.tsx';
+import { Toasts } from '../../ui/toasts.tsx';
 import { CartPage } from './cart-page.tsx';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const game = (id: string, title: string, price: number, originalPrice: number | null, region = 'Europe'): CartItem['game'] => ({
   _id: id,
@@ -166,6 +169,60 @@ describe('CartPage', () => {
     expect(alert).toHaveBeenCalledTimes(1);
     // The cart is emptied only once the payment succeeds.
     expect(await screen.findByRole('heading', { name: 'Pay 1 lines' })).toBeTruthy();
-    expect(calls).toEqual([{ route: 'POST /api/orders', body: { items: [{ gameId: 'a', quantity: 1 }] }, authorization: 'Bearer token-1' }]);
+    expect(calls).toEqual([
+      { route: 'POST /api/orders', body: { items: [{ gameId: 'a', quantity: 1 }] }, authorization: 'Bearer token-1', idempotencyKey: expect.stringMatching(UUID) },
+    ]);
+  });
+
+  it('sends a click repeated after a lost answer with the same Idempotency-Key, and other items with a new one', async () => {
+    let answers = 0;
+    const calls = stubApi({
+      'POST /api/orders': () => {
+        answers += 1;
+        if (answers < 3) throw new TypeError('Failed to fetch');
+        return json(201, { order: { _id: 'o1' }, paymentUrl: '/pay/o1' });
+      },
+    });
+    act(() => {
+      signIn('token-1', testUser());
+      addToCart(game('a', 'Elden Ring', 41.99, 59.99));
+    });
+    renderCart();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'I have read and accept the Terms & Conditions' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The order could not be placed. Please try again.');
+    act(() => setCartQuantity('a', 2));
+    await userEvent.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    await screen.findByRole('alert');
+    await userEvent.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    expect(await screen.findByRole('heading', { name: 'Pay 1 lines' })).toBeTruthy();
+
+    const [first, changed, repeated] = calls.map((call) => call.idempotencyKey);
+    expect(first).toMatch(UUID);
+    expect(changed).not.toBe(first);
+    expect(repeated).toBe(changed);
+  });
+
+  it('says the store is busy while it waits as the server advised, then places the order', async () => {
+    let answers = 0;
+    const calls = stubApi({
+      'POST /api/orders': () => {
+        answers += 1;
+        if (answers === 1) return json(503, { error: 'The store is busy, try again in a moment' }, { 'Retry-After': '0' });
+        return json(201, { order: { _id: 'o1' }, paymentUrl: '/pay/o1' });
+      },
+    });
+    act(() => {
+      signIn('token-1', testUser());
+      addToCart(game('a', 'Elden Ring', 41.99, 59.99));
+    });
+    renderCart();
+    render(<Toasts />);
+    await userEvent.click(screen.getByRole('checkbox', { name: 'I have read and accept the Terms & Conditions' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    expect(await screen.findByText('The store is busy, try again in a moment')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Pay 1 lines' })).toBeTruthy();
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.idempotencyKey).toBe(calls[0]!.idempotencyKey);
   });
 });

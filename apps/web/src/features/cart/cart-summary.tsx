@@ -1,10 +1,8 @@
 import { useId, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { orderUiMessages } from '@keystore/contract/messages';
-import { messageOf } from '../../lib/api.ts';
+import { Link } from 'react-router';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import type { CartItem } from '../../lib/cart.ts';
-import { openPaymentPage, placeOrder } from '../../lib/checkout.ts';
+import { useCheckout } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { currentSession } from '../../lib/session.ts';
 import styles from './cart-page.module.css';
@@ -25,9 +23,7 @@ interface CartSummaryProps {
  */
 export function CartSummary({ items, totalItems, totalPrice }: CartSummaryProps) {
   const [accepted, setAccepted] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const navigate = useNavigate();
+  const { busy, problem, checkout } = useCheckout();
   const termsId = useId();
 
   const proceed = () => {
@@ -40,14 +36,7 @@ export function CartSummary({ items, totalItems, totalPrice }: CartSummaryProps)
       openAuthDialog('login');
       return;
     }
-    setBusy(true);
-    setProblem(null);
-    placeOrder(items.map((item) => ({ gameId: item.game._id, quantity: item.quantity })))
-      .then((paymentUrl) => openPaymentPage(paymentUrl, navigate))
-      .catch((error: unknown) => {
-        setProblem(messageOf(error, orderUiMessages.orderPlaceFailed));
-        setBusy(false);
-      });
+    checkout(items.map((item) => ({ gameId: item.game._id, quantity: item.quantity })));
   };
 
   return (

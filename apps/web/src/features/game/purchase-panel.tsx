@@ -1,10 +1,6 @@
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
 import type { Game } from '@keystore/contract';
-import { orderUiMessages } from '@keystore/contract/messages';
-import { messageOf } from '../../lib/api.ts';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
-import { openPaymentPage, placeOrder } from '../../lib/checkout.ts';
+import { useCheckout } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { currentSession } from '../../lib/session.ts';
 import { CartControl } from '../../ui/cart-control.tsx';
@@ -13,9 +9,7 @@ import styles from './purchase-panel.module.css';
 
 /** Stock, price and the buying actions of the game page. */
 export function PurchasePanel({ game }: { game: Game }) {
-  const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { busy, problem, checkout } = useCheckout();
   const outOfStock = game.stock <= 0;
   const onSale = game.originalPrice !== null && game.originalPrice > game.price;
 
@@ -26,14 +20,7 @@ export function PurchasePanel({ game }: { game: Game }) {
       openAuthDialog('login');
       return;
     }
-    setBusy(true);
-    setProblem(null);
-    placeOrder([{ gameId: game._id, quantity: 1 }])
-      .then((paymentUrl) => openPaymentPage(paymentUrl, navigate))
-      .catch((error: unknown) => {
-        setProblem(messageOf(error, orderUiMessages.orderPlaceFailed));
-        setBusy(false);
-      });
+    checkout([{ gameId: game._id, quantity: 1 }]);
   };
 
   return (

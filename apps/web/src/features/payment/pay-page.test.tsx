@@ -138,6 +138,72 @@ describe('the payment page', () => {
     expect(calls.find((call) => call.route === 'POST /api/orders')!.body).toEqual({ items: [{ gameId: 'g1', quantity: 2 }] });
   });
 
+  it('places the new order after a decline under one Idempotency-Key until a verdict: a retry after a lost answer pays that order, the next attempt gets a new key', async () => {
+    const user = userEvent.setup();
+    const declined = () => json(200, { status: 'Declined', deliveryStatus: 'Not delivered', message: 'Your card was declined.', redirectUrl: '/pay/o1' });
+    let placings = 0;
+    const calls = stubApi({
+      'GET /api/orders/o1': () => json(200, order()),
+      'POST /api/payments/test/o1': declined,
+      'POST /api/orders': () => {
+        placings += 1;
+        // The first new order is placed, but its answer is lost on the way back.
+        if (placings === 1) throw new TypeError('Failed to fetch');
+        const id = placings === 2 ? 'o2' : 'o3';
+        return json(201, { order: order({ _id: id }), paymentUrl: `/pay/${id}` });
+      },
+      'POST /api/payments/test/o2': declined,
+      'POST /api/payments/test/o3': () => json(200, { ...paid, redirectUrl: '/library?order=o3' }),
+    });
+    renderPay();
+    await screen.findByRole('button', { name: 'Pay €25.00' });
+    await fillCard(user, '4000000000000002');
+    await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Your card was declined.');
+
+    await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
+    expect((await screen.findByText('No answer from the payment service. Please try again.')).getAttribute('role')).toBe('alert');
+    await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
+    expect(await screen.findByText('Your card was declined.')).toBeTruthy();
+    await fillCard(user, '4242424242424242');
+    await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
+    expect(await screen.findByRole('heading', { name: 'Library ?order=o3 cart 1' })).toBeTruthy();
+
+    const placed = calls.filter((call) => call.route === 'POST /api/orders');
+    expect(placed.map((call) => call.body)).toEqual(Array(3).fill({ items: [{ gameId: 'g1', quantity: 2 }] }));
+    const [lost, retried, nextAttempt] = placed.map((call) => call.idempotencyKey);
+    expect(lost).toMatch(/^[0-9a-f-]{36}$/);
+    expect(retried).toBe(lost);
+    expect(nextAttempt).not.toBe(lost);
+    expect(calls.filter((call) => call.route.startsWith('POST /api/payments/test/')).map((call) => call.route)).toEqual([
+      'POST /api/payments/test/o1',
+      'POST /api/payments/test/o2',
+      'POST /api/payments/test/o3',
+    ]);
+  });
+
+  it('pays the same order again after a payment call got no answer, rather than placing a new one', async () => {
+    const user = userEvent.setup();
+    let tries = 0;
+    const calls = stubApi({
+      'GET /api/orders/o1': () => json(200, order()),
+      'POST /api/payments/test/o1': () => {
+        tries += 1;
+        if (tries === 1) throw new TypeError('Failed to fetch');
+        return json(200, { ...paid, redirectUrl: '/library?order=o1' });
+      },
+    });
+    renderPay();
+    await screen.findByRole('button', { name: 'Pay €25.00' });
+    await fillCard(user, '4242424242424242');
+    await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('No answer from the payment service. Please try again.');
+    expect(screen.getByText(/Reserved for you until/)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
+    expect(await screen.findByRole('heading', { name: 'Library ?order=o1 cart 1' })).toBeTruthy();
+    expect(calls.some((call) => call.route === 'POST /api/orders')).toBe(false);
+  });
+
   it('says why an order cannot be paid any more, with the way on', async () => {
     stubApi({ 'GET /api/orders/o1': () => json(200, order({ status: 'Expired', deliveryStatus: 'Not delivered' })) });
     renderPay();

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import type { CreateOrderAnswer, Order, TestPaymentAnswer, TestPaymentRequest } from '@keystore/contract';
+import type { Order, TestPaymentAnswer, TestPaymentRequest } from '@keystore/contract';
 import { orderUiMessages } from '@keystore/contract/messages';
-import { apiGet, apiSend, messageOf } from '../../lib/api.ts';
+import { apiGet, apiSend, isRefusal, messageOf } from '../../lib/api.ts';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import { removeFromCart } from '../../lib/cart.ts';
+import { useCheckoutAttempt } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { useSession } from '../../lib/session.ts';
 import { showToast } from '../../ui/toasts.tsx';
@@ -20,7 +21,8 @@ import styles from './pay-page.module.css';
 /**
  * The built-in test gateway's payment page (/pay/:orderId, issue 5): the order, and a card form.
  * Paid: the bought games leave the cart and the library opens. Declined: the message stays above the form; the
- * server has closed that order, so the next attempt places a new order with the same lines first.
+ * server has closed that order, so the next attempt places a new order with the same lines first, under one
+ * Idempotency-Key until a verdict, so a click repeated after a lost answer pays that order rather than placing another.
  * An order paid on Stripe's page comes here when the customer cancels there (`?cancelled=1`).
  */
 export function PayPage() {
@@ -53,8 +55,11 @@ function PayOrder({ orderId }: { orderId: string }) {
     staleTime: 0,
   });
   const [busy, setBusy] = useState(false);
-  // Set once a card was declined here: the message to show, and the order (now closed) it was for.
-  const [declined, setDeclined] = useState<string | null>(null);
+  // What the last 'Pay' met, shown above the form.
+  const [problem, setProblem] = useState<string | null>(null);
+  // Set once a card was declined here (or the server refused the payment): that order is closed, so 'Pay' places a new one.
+  const [closed, setClosed] = useState(false);
+  const attempt = useCheckoutAttempt();
   // When the page opened: an order past its expiry then is shown as lapsed (the server refuses it anyway).
   const [openedAt] = useState(() => Date.now());
 
@@ -64,7 +69,7 @@ function PayOrder({ orderId }: { orderId: string }) {
   }
   if (!order) return <PaySkeleton />;
   const expired = order.status === 'Awaiting payment' && Date.parse(order.expiresAt) <= openedAt;
-  if (!declined && (order.status !== 'Awaiting payment' || expired)) return <ClosedOrder order={order} expired={expired} />;
+  if (!closed && (order.status !== 'Awaiting payment' || expired)) return <ClosedOrder order={order} expired={expired} />;
   // No card form for an order paid on the provider's page: the test gateway would refuse it.
   if (order.paymentProvider !== 'test') return <ProviderCheckout order={order} cancelled={params.get('cancelled') === '1'} />;
 
@@ -72,13 +77,13 @@ function PayOrder({ orderId }: { orderId: string }) {
     setBusy(true);
     try {
       let payingId = order._id;
-      if (declined) {
-        const placed = await apiSend<CreateOrderAnswer>('POST', '/api/orders', {
-          items: order.lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity })),
-        });
+      if (closed) {
+        const placed = await attempt.placeOrder(order.lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity })));
         payingId = placed.order._id;
       }
-      const verdict = await apiSend<TestPaymentAnswer>('POST', `/api/payments/test/${encodeURIComponent(payingId)}`, card);
+      // Repeatable: paying an order that is paid already changes nothing.
+      const verdict = await apiSend<TestPaymentAnswer>('POST', `/api/payments/test/${encodeURIComponent(payingId)}`, card, { repeatable: true });
+      attempt.end();
       if (verdict.status === 'Paid') {
         // Only what was bought leaves the cart: a one-click purchase keeps the rest of it.
         for (const line of order.lines) removeFromCart(line.gameId);
@@ -86,9 +91,13 @@ function PayOrder({ orderId }: { orderId: string }) {
         void navigate(verdict.redirectUrl);
         return;
       }
-      setDeclined(verdict.message);
+      setProblem(verdict.message);
+      setClosed(true);
     } catch (failure) {
-      setDeclined(messageOf(failure, orderUiMessages.paymentNoAnswer));
+      attempt.failed(failure);
+      setProblem(messageOf(failure, orderUiMessages.paymentNoAnswer));
+      // A refusal (the order lapsed meanwhile) closes it; no answer leaves it open: it may still be paid.
+      if (isRefusal(failure)) setClosed(true);
     }
     setBusy(false);
   };
@@ -106,7 +115,7 @@ function PayOrder({ orderId }: { orderId: string }) {
             <span>Total</span>
             <span>{formatEuro(order.amount)}</span>
           </p>
-          {!declined && (
+          {!closed && (
             <p className={styles.expiry}>
               Reserved for you until <ReservedUntil expiresAt={order.expiresAt} />. Pay before then to keep the keys.
             </p>
@@ -114,14 +123,12 @@ function PayOrder({ orderId }: { orderId: string }) {
         </div>
         <div className={styles.card}>
           <h2 className={styles.subtitle}>Card details</h2>
-          {declined && (
-            <>
-              <p className={styles.declined} role="alert">
-                {declined}
-              </p>
-              <p className={styles.expiry}>You can try another card: paying again places a new order with the same games.</p>
-            </>
+          {problem && (
+            <p className={styles.declined} role="alert">
+              {problem}
+            </p>
           )}
+          {closed && <p className={styles.expiry}>You can try another card: paying again places a new order with the same games.</p>}
           <CardForm busy={busy} submitLabel={`Pay ${formatEuro(order.amount)}`} onPay={(card) => void pay(card)} />
           <TestCardsHint />
         </div>
