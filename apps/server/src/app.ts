@@ -36,10 +36,10 @@ import { KeyRing } from './platform/key-ring.ts';
 import { registerWebApp } from './platform/web-app.ts';
 
 /**
- * The purchase path's bounds (decision 013, measured with `npm run bench:orders`): purchases worked
- * on at once per instance, new orders that may queue, and how long one may wait before it is shed.
+ * How long a new order may wait for a purchase turn before it is shed, and how many may wait
+ * (decision 013, measured with `npm run bench:orders`); how many turns there are is configured.
  */
-const PURCHASE_ADMISSION = { concurrent: 8, queued: 16, maxWaitMs: 40 };
+const ORDER_QUEUE = { queuedPerTurn: 1, maxWaitMs: 10 };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -78,7 +78,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  app.decorate('admission', registerAdmission(app, PURCHASE_ADMISSION));
+  app.decorate(
+    'admission',
+    registerAdmission(app, { concurrent: config.purchaseConcurrency, queued: config.purchaseConcurrency * ORDER_QUEUE.queuedPerTurn, maxWaitMs: ORDER_QUEUE.maxWaitMs }),
+  );
 
   await app.register(helmet, {
     contentSecurityPolicy: {

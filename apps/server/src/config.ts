@@ -60,6 +60,8 @@ const environmentSchema = z.object({
   REDIS_URL: z.string().optional(),
   REDIS_KEY_PREFIX: z.string().default('keystore:'),
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
+  /** Purchases (order or payment requests) one instance works on at once before new orders queue and are shed. */
+  PURCHASE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   ANALYTICS_SCRIPT_URL: z.url().optional(),
   WEB_DIST: z.string().optional(),
   /** Fault injection for the crash test (decision 008); unset in any real deployment. */
@@ -112,6 +114,8 @@ export interface Config {
   redisKeyPrefix: string;
   /** Multiplies every rate limit: 1 in a shop; a benchmark raises it to measure the login itself. */
   rateLimitScale: number;
+  /** Purchase requests worked on at once per instance (decision 013: load shedding). */
+  purchaseConcurrency: number;
   /** A statistics script the web app loads only with the visitor's consent. */
   analyticsScriptUrl: string | undefined;
   /** The built web app; the server serves it when the folder exists. */
@@ -172,6 +176,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL || undefined,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     rateLimitScale: e.RATE_LIMIT_SCALE,
+    purchaseConcurrency: e.PURCHASE_CONCURRENCY,
     analyticsScriptUrl: e.ANALYTICS_SCRIPT_URL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     fault: e.KEYSTORE_FAULT,

@@ -49,7 +49,7 @@ describe('shedding in the app', () => {
   it('answers a shed order 503 with Retry-After and the store-busy message, and takes no stock', async () => {
     const buyer = await t.buyer();
     const gameId = await t.gameWithStock(10);
-    // Every turn taken, as under a rush of buyers: the order waits its 40 ms in the queue, then is shed.
+    // Every turn taken, as under a rush of buyers: the order waits its turn in the queue for at most 10 ms, then is shed.
     let taken = 0;
     while (await Promise.race([t.app.admission.enter(false), new Promise<boolean>((resolve) => setTimeout(resolve, 100, false))])) taken += 1;
     const answer = await t.placeOrder(buyer, [{ gameId, quantity: 1 }]);
