@@ -1,4 +1,4 @@
--- The supplier's quantity and our reservations become two numbers (decision 012): a sync writes
+-- The supplier's quantity and our reservations become two numbers (decision 013): a sync writes
 -- supplier_stock, open orders hold `reserved`, and `stock` (what can be sold) is their difference.
 -- Until now `stock` was the supplier's quantity less what open orders held, so the supplier's
 -- quantity is brought back by adding those reservations to it.

@@ -39,7 +39,7 @@ import { registerWebApp } from './platform/web-app.ts';
  * How long a new order may wait for a purchase turn before it is shed, and how many may wait
  * (decision 013, measured with `npm run bench:orders`); how many turns there are is configured.
  */
-const ORDER_QUEUE = { queuedPerTurn: 1, maxWaitMs: 10 };
+const ORDER_QUEUE = { queuedPerTurn: 4, maxWaitMs: 25 };
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -72,6 +72,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.logLevel) }),
     // Rebuilding the catalogue index must not be cut short by Fastify's plugin timeout on big catalogues.
     pluginTimeout: 120_000,
+    // A client must send its whole request within this: a slow one cannot hold a socket (or a turn) for ever.
+    requestTimeout: 30_000,
     // A URL Fastify cannot even route (a malformed escape, an over-long parameter) answers `{error}` too.
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();

@@ -234,9 +234,23 @@ export async function customersIn(databaseUrl: string, count: number): Promise<A
   }
 }
 
+/**
+ * A call as the web app makes it (lib/busy-retry.ts): a busy store's 503 with Retry-After is asked
+ * again after the advised wait, a few times; any other answer is the answer.
+ */
+export async function politely(url: string, init: RequestInit, tries = 5): Promise<Response> {
+  for (let attempt = 1; ; attempt += 1) {
+    const answer = await fetch(url, init);
+    const wait = Number(answer.headers.get('retry-after'));
+    if (answer.status !== 503 || !wait || attempt >= tries) return answer;
+    await answer.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000 * (1 + Math.random() / 2)));
+  }
+}
+
 /** A purchase as the pay page makes it: the order, then the test card. Answers both HTTP statuses and the order id. */
 export async function purchase(base: string, headers: Record<string, string>, gameId: string, quantity = 1): Promise<{ placed: number; paid: number | undefined; orderId: string | undefined }> {
-  const placed = await fetch(`${base}/api/orders`, { method: 'POST', headers, body: JSON.stringify({ items: [{ gameId, quantity }] }) });
+  const placed = await politely(`${base}/api/orders`, { method: 'POST', headers, body: JSON.stringify({ items: [{ gameId, quantity }] }) });
   const body = (await placed.json()) as { order?: { _id: string } };
   if (placed.status !== 201 || !body.order) return { placed: placed.status, paid: undefined, orderId: undefined };
   const paid = await fetch(`${base}/api/payments/test/${body.order._id}`, {

@@ -29,7 +29,7 @@ export function preparedOnce<T>(build: (db: Db) => T): (db: Db) => T {
 }
 
 /** Advisory lock keys: one per job that must run once per cluster. */
-export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010, orderAllocationRetry: 7_301_011 } as const;
+export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010 } as const;
 
 /** Namespace (first key) of the advisory locks `own` takes; the second key is a hash of the work's name. */
 const OWNERSHIP_LOCK_SPACE = 7_301_100;
@@ -198,11 +198,28 @@ async function openPglite(dataDir: string | undefined): Promise<OpenDatabase> {
  */
 export const POOL_SIZE = 10;
 
+/**
+ * Every connection's settings for a network that can fail silently (a lost machine sends no FIN):
+ * TCP keepalive from both ends, so PostgreSQL ends the session of a client that is gone within about
+ * 25 s (releasing its advisory locks: a delivery or a job it held is taken over), and the client
+ * learns of a dead server too.
+ */
+const CONNECTION_SETTINGS = {
+  keepAlive: true,
+  keepAliveInitialDelayMillis: 10_000,
+  options: '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3',
+} as const;
+/** A dedicated connection's query that takes longer than this is given up (and the connection with it). */
+const DEDICATED_QUERY_TIMEOUT_MS = 5000;
+/** How often a LISTEN connection checks that it is still heard (a silently dead path sends no error). */
+const LISTEN_HEARTBEAT_MS = 15_000;
+
 async function openPostgres(url: string, onError: (error: unknown) => void = () => undefined): Promise<OpenDatabase> {
   const { default: pg } = await import('pg');
+  const dedicated = () => new pg.Client({ connectionString: url, ...CONNECTION_SETTINGS, query_timeout: DEDICATED_QUERY_TIMEOUT_MS, connectionTimeoutMillis: 5000 });
   const { drizzle: drizzlePg } = await import('drizzle-orm/node-postgres');
   const { migrate: migratePg } = await import('drizzle-orm/node-postgres/migrator');
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5000 });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5000, ...CONNECTION_SETTINGS });
   const health = new DatabaseHealth(() => pool.query('select 1'));
   const failed = (error: unknown): void => {
     if (isConnectionLoss(error)) health.down();
@@ -215,14 +232,14 @@ async function openPostgres(url: string, onError: (error: unknown) => void = () 
   pool.on('connect', (client) => client.on('error', failed));
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   const listeners = new Set<() => Promise<void>>();
-  const ownership = new OwnershipLocks(() => new pg.Client({ connectionString: url }), failed);
+  const ownership = new OwnershipLocks(dedicated, failed);
   return {
     db,
     kind: 'postgres',
     health,
     migrate: () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }),
     async listen(channel, fn, options = {}) {
-      const stop = await keepListening({ connect: () => new pg.Client({ connectionString: url }), channel, fn, options, onError: failed, health });
+      const stop = await keepListening({ connect: dedicated, channel, fn, options, onError: failed, health });
       listeners.add(stop);
       return async () => {
         listeners.delete(stop);
@@ -323,6 +340,15 @@ async function keepListening({ connect, channel, fn, options, onError, health }:
       }
       current = client;
       health.up();
+      const heartbeat = setInterval(() => {
+        if (current !== client) return clearInterval(heartbeat);
+        client.query('select 1').catch((error: unknown) => {
+          onError(error);
+          lose(client);
+        });
+      }, LISTEN_HEARTBEAT_MS);
+      heartbeat.unref();
+      client.once('end', () => clearInterval(heartbeat));
       if (lostAt) {
         const since = lostAt;
         lostAt = undefined;

@@ -27,7 +27,7 @@ export const games = pgTable(
     supplierStock: integer('supplier_stock').notNull(),
     /** Keys our open orders hold (awaiting payment, or paid and not yet delivered); a sync never touches it. */
     reserved: integer('reserved').notNull().default(0),
-    /** What can still be sold: the supplier's quantity less our reservations, never below zero (decision 012). */
+    /** What can still be sold: the supplier's quantity less our reservations, never below zero (decision 013). */
     stock: integer('stock').notNull().generatedAlwaysAs(sql`greatest(supplier_stock - reserved, 0)`),
     popularity: integer('popularity').notNull().default(0),
     releaseDate: text('release_date'),

@@ -2,7 +2,7 @@
 // buyer in makes every buyer wait seconds; bounding the purchases under way and answering the rest
 // a fast 503 with Retry-After keeps those who get in fast. Payments of orders already placed are
 // never shed and go ahead of new orders: an order let in is an order that can be paid.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadMessages } from '@keystore/contract';
 
 declare module 'fastify' {
@@ -27,6 +27,11 @@ interface Waiter {
   timer?: NodeJS.Timeout;
 }
 
+/** A turn taken at the gate: `leave` gives it back (once, however often it is called). */
+export interface Turn {
+  leave(): void;
+}
+
 /** A counting gate with a bounded, time-limited queue, priority entries first. */
 export class AdmissionGate {
   private active = 0;
@@ -39,58 +44,113 @@ export class AdmissionGate {
     this.limits = limits;
   }
 
-  /** Answers true once admitted (call `leave` when done), false when shed. A priority entry is never shed. */
-  enter(priority: boolean): Promise<boolean> {
+  /** Purchase requests being worked on now. */
+  get busy(): number {
+    return this.active;
+  }
+
+  /**
+   * Answers a turn once admitted, or undefined when shed. A priority entry is never shed. `signal`
+   * withdraws a waiting entry (its client went away): it is then neither admitted nor counted.
+   */
+  enter(priority: boolean, signal?: AbortSignal): Promise<Turn | undefined> {
+    if (signal?.aborted) return Promise.resolve(undefined);
     if (this.active < this.limits.concurrent) {
       this.active += 1;
-      return Promise.resolve(true);
+      return Promise.resolve(this.turn());
     }
     const queuedOrders = this.waiting.filter((waiter) => !waiter.priority).length;
     if (!priority && queuedOrders >= this.limits.queued) return Promise.resolve(this.refuse());
-    return new Promise((admit) => {
-      const waiter: Waiter = { priority, admit };
+    return new Promise((resolve) => {
+      const withdraw = (): void => {
+        const at = this.waiting.indexOf(waiter);
+        if (at !== -1) this.waiting.splice(at, 1);
+        clearTimeout(waiter.timer);
+      };
+      const waiter: Waiter = {
+        priority,
+        admit: (admitted) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(admitted ? this.turn() : undefined);
+        },
+      };
+      const onAbort = (): void => {
+        withdraw();
+        resolve(undefined);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       if (priority) {
         // Behind the other payments, ahead of every order.
         const firstOrder = this.waiting.findIndex((other) => !other.priority);
         this.waiting.splice(firstOrder === -1 ? this.waiting.length : firstOrder, 0, waiter);
       } else {
         waiter.timer = setTimeout(() => {
-          this.waiting.splice(this.waiting.indexOf(waiter), 1);
-          admit(this.refuse());
+          withdraw();
+          signal?.removeEventListener('abort', onAbort);
+          resolve(this.refuse());
         }, this.limits.maxWaitMs);
         this.waiting.push(waiter);
       }
     });
   }
 
-  /** Ends an admitted request: its turn goes to the next in line. */
-  leave(): void {
-    const next = this.waiting.shift();
-    if (!next) {
-      this.active -= 1;
-      return;
-    }
-    clearTimeout(next.timer);
-    next.admit(true);
+  /** A turn whose leave hands it to the next in line, once. */
+  private turn(): Turn {
+    let left = false;
+    return {
+      leave: () => {
+        if (left) return;
+        left = true;
+        const next = this.waiting.shift();
+        if (!next) {
+          this.active -= 1;
+          return;
+        }
+        clearTimeout(next.timer);
+        next.admit(true);
+      },
+    };
   }
 
-  private refuse(): false {
+  private refuse(): undefined {
     this.shed += 1;
-    return false;
+    return undefined;
   }
 }
 
-/** Registers the gate for every route whose config names an `admission` kind. */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The purchase turn this request holds, if its route is gated; leave it early once the costly part is done. */
+    admission?: Turn;
+  }
+}
+
+/**
+ * Gates every route whose config names an `admission` kind. The turn is taken after the route's own
+ * checks (the session, the body), so a slow or anonymous client cannot hold one, and is given back
+ * when the answer is sent, when the client goes away (even while waiting), or earlier by the route.
+ */
 export function registerAdmission(app: FastifyInstance, limits: AdmissionLimits): AdmissionGate {
   const gate = new AdmissionGate(limits);
-  app.addHook('onRequest', async (request, reply) => {
-    const kind = request.routeOptions.config.admission;
-    if (!kind) return;
-    if (!(await gate.enter(kind === 'payment'))) {
+  const admit = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const gone = new AbortController();
+    reply.raw.once('close', () => {
+      gone.abort();
+      request.admission?.leave();
+    });
+    const turn = await gate.enter(request.routeOptions.config.admission === 'payment', gone.signal);
+    if (!turn) {
+      if (gone.signal.aborted) return;
       return reply.code(503).header('Retry-After', '1').send({ error: loadMessages.storeBusy });
     }
-    // 'close' comes once the answer is sent or the client went away: either way the turn is over.
-    reply.raw.once('close', () => gate.leave());
+    request.admission = turn;
+    // The client left while the turn was on its way: hand it on at once.
+    if (gone.signal.aborted) turn.leave();
+  };
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.admission) return;
+    const own = route.preHandler ? (Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]) : [];
+    route.preHandler = [...own, admit];
   });
   return gate;
 }

@@ -1,4 +1,4 @@
-// Getting the keys of a paid order (decisions 008 and 012). The supplier is called outside any
+// Getting the keys of a paid order (decisions 008 and 013). The supplier is called outside any
 // transaction (it may take seconds); the keys are then stored, the order marked Delivered, its
 // reservations settled and its receipt and notification written in one short transaction. A run
 // owns its order through Database.own, an advisory lock that dies with the process, so two runs (the
@@ -20,6 +20,8 @@ import { claimDelayNotice, claimForAllocation, linesOfOrder, lockOrderForDeliver
 /** Retry delays after the n-th failed run, in minutes, doubling up to an hour. */
 const retryDelayMinutes = (attempts: number) => Math.min(2 ** Math.max(0, attempts - 1), 60);
 const RETRY_BATCH = 50;
+/** Deliveries one retry run works on at once. */
+const RETRY_CONCURRENCY = 8;
 
 export type AllocationResult = 'delivered' | 'pending' | 'busy';
 
@@ -66,10 +68,17 @@ export class KeyAllocator {
 
   /** Runs every undelivered paid order (`dueOnly`: only those whose retry time has come); answers how many got their keys. */
   async retryUndelivered(options: { dueOnly: boolean }): Promise<number> {
+    const due = await undeliveredOrders(this.deps.database.db, { dueOnly: options.dueOnly, limit: RETRY_BATCH });
+    // A few at a time: with a supplier taking seconds per order, one after another would leave a
+    // crashed instance's orders waiting minutes; each run owns its order, so instances never collide.
     let delivered = 0;
-    for (const orderId of await undeliveredOrders(this.deps.database.db, { dueOnly: options.dueOnly, limit: RETRY_BATCH })) {
-      if ((await this.allocate(orderId)) === 'delivered') delivered += 1;
-    }
+    let next = 0;
+    const worker = async () => {
+      while (next < due.length) {
+        if ((await this.allocate(due[next++]!)) === 'delivered') delivered += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(RETRY_CONCURRENCY, due.length) }, worker));
     return delivered;
   }
 
@@ -95,6 +104,7 @@ export class KeyAllocator {
     const [order, lines] = await Promise.all([claimForAllocation(database.db, orderId), linesOfOrder(database.db, orderId)]);
     if (!order) return 'busy';
     const buyer = order.userId ? await this.deps.users.findById(order.userId) : undefined;
+    const recipient: Recipient | undefined = buyer ? { email: buyer.email, username: buyer.username } : undefined;
 
     let supplierOrderId: string;
     let supplierKeys: SupplierKey[];
@@ -108,7 +118,7 @@ export class KeyAllocator {
       ).orderId;
       supplierKeys = await supplier.orderKeys(supplierOrderId);
     } catch (error) {
-      await this.postpone(order, lines, error instanceof Error ? error.message : String(error));
+      await this.postpone(order, lines, error instanceof Error ? error.message : String(error), recipient);
       return 'pending';
     }
 
@@ -133,7 +143,7 @@ export class KeyAllocator {
         if (!(await markDelivered(tx, order.id, supplierOrderId))) throw new OrderGone();
         await settleDeliveredStock(tx, lines);
         // The receipt and the notification are committed with the keys (an outbox), never after them from memory.
-        if (buyer) await mailer.enqueue(tx, receiptMail(this.deps.mailContext, { email: buyer.email, username: buyer.username }, order, lines, keys));
+        if (recipient) await mailer.enqueue(tx, receiptMail(this.deps.mailContext, recipient, order, lines, keys));
         await this.deps.events?.keysDelivered(tx, order, wanted);
         return 'delivered' as const;
       })
@@ -144,7 +154,7 @@ export class KeyAllocator {
     if (stored === 'gone') return 'busy';
     if (stored === 'short') {
       log.warn({ orderId, wanted, received: keys.length }, 'the supplier has not handed over every key (or handed over a key sold before)');
-      await this.postpone({ ...order, supplierOrderId }, lines, `The supplier handed over ${keys.length} usable keys of ${wanted}`);
+      await this.postpone({ ...order, supplierOrderId }, lines, `The supplier handed over ${keys.length} usable keys of ${wanted}`, recipient);
       return 'pending';
     }
     mailer.flush();
@@ -157,29 +167,20 @@ export class KeyAllocator {
   }
 
   /** Frees the order for the retry job, later; tells the customer once that delivery is delayed. */
-  private async postpone(order: OrderRow, lines: OrderLineRow[], reason: string): Promise<void> {
-    const { database, log } = this.deps;
+  private async postpone(order: OrderRow, lines: OrderLineRow[], reason: string, buyer: Recipient | undefined): Promise<void> {
+    const { database, log, mailer } = this.deps;
     const minutes = retryDelayMinutes(order.allocationAttempts);
     log.warn({ orderId: order.id, attempts: order.allocationAttempts, retryInMinutes: minutes, reason }, 'keys not delivered yet');
-    await updateOrder(database.db, order.id, {
-      supplierOrderId: order.supplierOrderId,
-      nextAllocationAt: new Date(Date.now() + minutes * 60_000),
-      lastAllocationError: reason.slice(0, 500),
+    // The delay notice is marked sent and written to the outbox together: it goes once, and surely.
+    await database.db.transaction(async (tx) => {
+      await updateOrder(tx, order.id, {
+        supplierOrderId: order.supplierOrderId,
+        nextAllocationAt: new Date(Date.now() + minutes * 60_000),
+        lastAllocationError: reason.slice(0, 500),
+      });
+      if (buyer && (await claimDelayNotice(tx, order.id))) await mailer.enqueue(tx, deliveryDelayedMail(this.deps.mailContext, buyer, order, lines));
     });
-    if (await claimDelayNotice(database.db, order.id)) {
-      await this.mail(order, (to) => deliveryDelayedMail(this.deps.mailContext, to, order, lines));
-    }
-  }
-
-  /** Mails the buyer, if the account still exists; a mail failure never undoes a delivery. */
-  private async mail(order: OrderRow, compose: (to: Recipient) => Parameters<Mailer['send']>[0]): Promise<void> {
-    if (!order.userId) return;
-    try {
-      const user = await this.deps.users.findById(order.userId);
-      if (user) await this.deps.mailer.send(compose({ email: user.email, username: user.username }));
-    } catch (error) {
-      this.deps.log.error({ err: error, orderId: order.id }, 'could not write the order mail');
-    }
+    mailer.flush();
   }
 }
 

@@ -14,6 +14,7 @@ const RETRY_EVERY_SECONDS = 2;
 export class OrderJobs {
   private expiryCron: Cron | undefined;
   private retryCron: Cron | undefined;
+  private readonly running = new Set<Promise<number>>();
   private sweep: Promise<unknown> | undefined;
   private readonly database: Database;
   private readonly orders: OrdersService;
@@ -35,7 +36,8 @@ export class OrderJobs {
   async stop(): Promise<void> {
     this.expiryCron?.stop();
     this.retryCron?.stop();
-    await this.sweep;
+    // A run under way finishes what it started before the database closes.
+    await Promise.allSettled([this.sweep, ...this.running]);
     await this.orders.allocator.drain();
   }
 
@@ -51,15 +53,24 @@ export class OrderJobs {
     }
   }
 
-  /** Allocates undelivered paid orders (once per cluster); `dueOnly` false at start: every one of them. */
-  async retryUndelivered(dueOnly: boolean): Promise<number> {
-    try {
-      const run = await this.database.withAdvisoryLock(LOCKS.orderAllocationRetry, () => this.orders.allocator.retryUndelivered({ dueOnly }));
-      if (run.ran && run.value > 0) this.log.info({ delivered: run.value, startUp: !dueOnly }, 'undelivered orders delivered');
-      return run.ran ? run.value : 0;
-    } catch (error) {
-      this.log.error({ err: error }, 'undelivered order run failed');
-      return 0;
-    }
+  /**
+   * Allocates undelivered paid orders; `dueOnly` false at start: every one of them. Every instance
+   * runs it: each delivery is owned by the process running it (Database.own), so two instances never
+   * work on one order, and no cluster-wide lock can be left held by a lost machine.
+   */
+  retryUndelivered(dueOnly: boolean): Promise<number> {
+    const run = (async () => {
+      try {
+        const delivered = await this.orders.allocator.retryUndelivered({ dueOnly });
+        if (delivered > 0) this.log.info({ delivered, startUp: !dueOnly }, 'undelivered orders delivered');
+        return delivered;
+      } catch (error) {
+        this.log.error({ err: error }, 'undelivered order run failed');
+        return 0;
+      }
+    })();
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+    return run;
   }
 }

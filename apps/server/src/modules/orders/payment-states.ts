@@ -88,6 +88,7 @@ export class PaymentStates implements PaymentOutcomes {
       }
     }
     const newlyPaid = paidOrder !== undefined;
+    payment.onCommitted?.();
     if (paidOrder) {
       this.deps.events?.orderPaid(paidOrder);
       if (this.deps.config.fault === 'crash-after-payment') {

@@ -175,6 +175,9 @@ export class OrderPlacement {
    * one (503 when the provider cannot say, the order left as it is).
    */
   async checkoutAgain(row: OrderRow): Promise<string> {
+    // A provider's checkout is recorded on the order once it is open: until then the first request
+    // (a double click's twin) is still opening it, and a moment later the same checkout can be reopened.
+    if (row.provider !== 'test' && !row.providerRef) throw new HttpError(503, orderMessages.paymentUnavailable, { 'Retry-After': '1' });
     try {
       return await this.deps.payments.provider(row.provider).reopenUrl({ id: row.id, providerRef: row.providerRef });
     } catch (error) {

@@ -1,4 +1,4 @@
-// The supplier's quantity and our reservations are two numbers (decision 012): a sync that says
+// The supplier's quantity and our reservations are two numbers (decision 013): a sync that says
 // the supplier has 2 keys cannot make 2 keys reserved by an unpaid order sellable again, and no
 // decline, expiry, delivery or refund makes a key sellable twice. Kinguin is a fake of its API on loopback.
 import { sql } from 'drizzle-orm';

@@ -32,7 +32,7 @@ export interface ReservedGame {
  * in game id order, so two orders over the same games lock them in the same order and cannot
  * deadlock. The update is conditional (`stock >= quantity`, where stock is the supplier's quantity
  * less every reservation), so it never oversells, and a sync, which writes only the supplier's
- * quantity, cannot undo a reservation (decision 012).
+ * quantity, cannot undo a reservation (decision 013).
  */
 export async function reserveStock(tx: Db, requests: StockRequest[]): Promise<Map<string, ReservedGame>> {
   const reserved = new Map<string, ReservedGame>();

@@ -71,6 +71,8 @@ export interface PaymentReport {
    * for the keys, so the pay page can show them.
    */
   deliverInBackground?: boolean;
+  /** Called once the payment is committed, before the wait for the keys (the request's purchase turn is given back then). */
+  onCommitted?: () => void;
 }
 
 /** What markPaid answers: the order's state after the call. */

@@ -35,7 +35,8 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }>
         });
         return { status: 'Declined' as const, deliveryStatus: 'Not delivered' as const, message: verdict.reason, redirectUrl: `/pay/${order.id}` };
       }
-      const outcome = await orders.markPaid(order.id, { providerRef: `test_${newId(20)}` });
+      // The purchase turn ends with the payment's commit: waiting for the supplier's keys holds none.
+      const outcome = await orders.markPaid(order.id, { providerRef: `test_${newId(20)}`, onCommitted: () => request.admission?.leave() });
       // It lapsed between the check and the payment and its keys were sold meanwhile: refunded at once.
       if (outcome.status === 'Refunded') throw new Conflict(orderMessages.orderExpired);
       const delivered = outcome.deliveryStatus === 'Delivered';
