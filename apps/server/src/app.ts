@@ -175,7 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const library = new LibraryService(database, catalog, new KeyRing(config.secrets.keyEncryption, config.secrets.keyEncryptionPrevious));
   app.addHook('onReady', () => library.start());
-  const orders = new OrdersService({ database, config, library, users, mailer, supplier, log: app.log, events: notifications });
+  const orders = new OrdersService({ database, config, library, users, mailer, supplier, log: app.log, events: notifications, admission: app.admission });
   users.usePurchaseStats(orders);
   app.decorate('orders', orders);
   await registerPayments(app, { config, database, orders });

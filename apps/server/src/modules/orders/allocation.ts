@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
+import type { AdmissionGate } from '../../platform/admission.ts';
 import type { MailContext } from '../../platform/mail-templates.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import type { Supplier, SupplierKey } from '../catalog/supplier/supplier.ts';
@@ -34,6 +35,11 @@ export interface AllocatorDeps {
   mailContext: MailContext;
   log: FastifyBaseLogger;
   events?: OrderEvents | undefined;
+  /**
+   * The purchase path's bound on database work: a delivery's database steps take a turn (never shed,
+   * ahead of new orders); the supplier's seconds in between hold none.
+   */
+  admission?: AdmissionGate | undefined;
 }
 
 export class KeyAllocator {
@@ -101,9 +107,9 @@ export class KeyAllocator {
   private async runOwned(orderId: string): Promise<AllocationResult> {
     const { database, supplier, library, log, mailer } = this.deps;
     // The lines never change, so they are read alongside the claim rather than after it.
-    const [order, lines] = await Promise.all([claimForAllocation(database.db, orderId), linesOfOrder(database.db, orderId)]);
+    const [order, lines] = await this.withTurn(() => Promise.all([claimForAllocation(database.db, orderId), linesOfOrder(database.db, orderId)]));
     if (!order) return 'busy';
-    const buyer = order.userId ? await this.deps.users.findById(order.userId) : undefined;
+    const buyer = order.userId ? await this.withTurn(() => this.deps.users.findById(order.userId!)) : undefined;
     const recipient: Recipient | undefined = buyer ? { email: buyer.email, username: buyer.username } : undefined;
 
     let supplierOrderId: string;
@@ -126,7 +132,7 @@ export class KeyAllocator {
     const wanted = lines.reduce((sum, line) => sum + line.quantity, 0);
     // Committed without waiting for the disk (store.ts): lost in a crash, the order is simply still
     // undelivered, and the next run gets the same keys from the same supplier order.
-    const stored = await database.db
+    const stored = await this.withTurn(() => database.db
       .transaction(async (tx) => {
         const written = await library.storeKeys(tx, keys);
         // A first run writes every key; only a later one (some keys stored before) needs to count.
@@ -150,7 +156,7 @@ export class KeyAllocator {
       .catch((error: unknown) => {
         if (error instanceof OrderGone) return 'gone' as const;
         throw error;
-      });
+      }));
     if (stored === 'gone') return 'busy';
     if (stored === 'short') {
       log.warn({ orderId, wanted, received: keys.length }, 'the supplier has not handed over every key (or handed over a key sold before)');
@@ -159,6 +165,16 @@ export class KeyAllocator {
     }
     mailer.flush();
     return 'delivered';
+  }
+
+  /** Runs database work holding a purchase turn (when the app has a gate). */
+  private async withTurn<T>(work: () => Promise<T>): Promise<T> {
+    const turn = await this.deps.admission?.enter(true);
+    try {
+      return await work();
+    } finally {
+      turn?.leave();
+    }
   }
 
   private track(work: Promise<unknown>): void {
@@ -172,14 +188,14 @@ export class KeyAllocator {
     const minutes = retryDelayMinutes(order.allocationAttempts);
     log.warn({ orderId: order.id, attempts: order.allocationAttempts, retryInMinutes: minutes, reason }, 'keys not delivered yet');
     // The delay notice is marked sent and written to the outbox together: it goes once, and surely.
-    await database.db.transaction(async (tx) => {
+    await this.withTurn(() => database.db.transaction(async (tx) => {
       await updateOrder(tx, order.id, {
         supplierOrderId: order.supplierOrderId,
         nextAllocationAt: new Date(Date.now() + minutes * 60_000),
         lastAllocationError: reason.slice(0, 500),
       });
       if (buyer && (await claimDelayNotice(tx, order.id))) await mailer.enqueue(tx, deliveryDelayedMail(this.deps.mailContext, buyer, order, lines));
-    });
+    }));
     mailer.flush();
   }
 }

@@ -9,6 +9,7 @@ import type { LibraryService } from '../library/service.ts';
 import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport } from '../payments/provider.ts';
 import type { PurchaseStats, PurchaseSummary, UsersService } from '../users/service.ts';
 import { KeyAllocator } from './allocation.ts';
+import type { AdmissionGate } from '../../platform/admission.ts';
 import type { OrderEvents } from './events.ts';
 import { assertAwaitingPayment, PaymentStates } from './payment-states.ts';
 import { OrderPlacement } from './placement.ts';
@@ -27,6 +28,8 @@ export interface OrdersDeps {
   log: FastifyBaseLogger;
   /** Told when an order is paid, delivered or declined (the app wires notifications here). */
   events?: OrderEvents | undefined;
+  /** The purchase path's bound on database work (platform/admission.ts); deliveries take its turns too. */
+  admission?: AdmissionGate | undefined;
 }
 
 /**
@@ -52,6 +55,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       mailContext: { publicUrl: deps.config.publicUrl, supportEmail: deps.config.mail.supportEmail },
       log: deps.log,
       events: deps.events,
+      admission: deps.admission,
     });
     this.payments = new PaymentStates({
       database: deps.database,
