@@ -76,6 +76,20 @@ describe('a new KEY_ENCRYPTION_KEY', () => {
     for (const row of rows) if (hashes.has(row.id)) expect(row.serial_hash).toBe(hashes.get(row.id));
   });
 
+  it('rolls over several instances: one still on the old key, given the new one as previous, reveals what the swapped one stored', async () => {
+    // The README's first step: every instance reads the new key before any writes with it.
+    const lagging = await ordersTestApp({ database, sync: false, env: { KEY_ENCRYPTION_KEY: OLD, KEY_ENCRYPTION_KEY_PREVIOUS: NEW } });
+    opened.push(lagging);
+    const swapped = opened[0] as OrdersTestApp;
+    const { order } = await swapped.order(buyer, await swapped.gameWithStock(10, 2));
+    expect((await swapped.pay(buyer, order._id)).statusCode).toBe(200);
+    const purchases = (await lagging.app.inject({ url: '/api/purchases', headers: buyer.headers })).json<Purchase[]>();
+    const fresh = purchases.find((purchase) => purchase.orderId === order._id)!;
+    expect(await revealed(lagging, fresh._id)).toEqual(await revealed(swapped, fresh._id));
+    expect((await revealed(lagging, fresh._id)).status).toBe(200);
+    for (const [id, serial] of serials) expect(await revealed(lagging, id)).toEqual({ status: 200, key: serial });
+  });
+
   it('will not start without the key the stored keys are under, naming the variable to set', async () => {
     await expect(buildTestApp({ database, env: { KEY_ENCRYPTION_KEY: NEW } })).rejects.toThrow(/KEY_ENCRYPTION_KEY_PREVIOUS/);
   });
