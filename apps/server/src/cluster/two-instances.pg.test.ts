@@ -1,6 +1,9 @@
 // Two instances on one PostgreSQL (and Redis when it answers), started as the README's scale-out
 // section says: a token, a key and an avatar from one work on the other, a sale on one shows in the
 // other's lists within 2 s, and 50 buyers spread over both for the last 10 keys buy exactly 10.
+// One difference from the README: no NODE_ENV=production, so that the sign-up codes can be read
+// from the dev outbox (shared through the database, so a code mailed by A is read through A and
+// used on B).
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
