@@ -181,8 +181,7 @@ export const orders = pgTable(
     refundedAt: moment('refunded_at'),
     /** The supplier's order for our keys, once placed (placed with our order id, so never twice). */
     supplierOrderId: text('supplier_order_id'),
-    /** An allocation in progress holds the order until then, so two runs never work on it at once. */
-    allocationLeaseUntil: moment('allocation_lease_until'),
+    /** Allocation runs so far; the retry delay grows with it. (A run holds the order by an advisory lock, decision 013.) */
     allocationAttempts: integer('allocation_attempts').notNull().default(0),
     /** When the retry job next tries a paid order whose keys are not all in. */
     nextAllocationAt: moment('next_allocation_at'),

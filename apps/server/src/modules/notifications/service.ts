@@ -111,8 +111,9 @@ export class NotificationsService implements OrderEvents, AccountEvents {
     await this.publish({ ...notificationTexts.keysDelivered(keyCount), kind: 'keys-delivered', link: '/library', userId: order.userId }, tx);
   }
 
-  paymentDeclined(order: { id: string; userId: string | null }, reason: string | null): void {
-    this.personal(order.userId, 'payment-declined', notificationTexts.paymentDeclined(reason), '/profile');
+  async paymentDeclined(tx: Db, order: { id: string; userId: string | null }, reason: string | null): Promise<void> {
+    if (!order.userId) return;
+    await this.publish({ ...notificationTexts.paymentDeclined(reason), kind: 'payment-declined', link: '/profile', userId: order.userId }, tx);
   }
 
   passwordChanged(userId: string): void {

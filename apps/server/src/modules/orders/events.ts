@@ -14,5 +14,6 @@ export interface OrderEventSubject {
 export interface OrderEvents {
   orderPaid(order: OrderEventSubject & { amountCents: number; currency: string }): void;
   keysDelivered(tx: Db, order: OrderEventSubject, keyCount: number): Promise<void>;
-  paymentDeclined(order: OrderEventSubject, reason: string | null): void;
+  /** Written in the transaction that closes the order, like keysDelivered. */
+  paymentDeclined(tx: Db, order: OrderEventSubject, reason: string | null): Promise<void>;
 }

@@ -156,14 +156,14 @@ export class PaymentStates implements PaymentOutcomes {
 
   /** Ends an unpaid order (declined, lapsed, or no checkout) and puts its stock back; any other state is left alone. */
   async closeUnpaid(orderId: string, status: 'Declined' | 'Expired', reason: string | null): Promise<void> {
-    const closed = await this.db.transaction(async (tx) => {
+    await this.db.transaction(async (tx) => {
       const order = await lockOrder(tx, orderId);
-      if (!order || order.status !== 'Awaiting payment') return undefined;
+      if (!order || order.status !== 'Awaiting payment') return;
       await updateOrder(tx, orderId, { status, deliveryStatus: 'Not delivered', declineReason: reason });
       await returnStock(tx, await linesOf(tx, [orderId]));
-      return order;
+      // The customer hears of the decline exactly when it is committed.
+      if (status === 'Declined') await this.deps.events?.paymentDeclined(tx, order, reason);
     });
-    if (closed && status === 'Declined') this.deps.events?.paymentDeclined(closed, reason);
   }
 
   /**

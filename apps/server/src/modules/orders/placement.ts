@@ -142,7 +142,6 @@ export class OrderPlacement {
         deliveredAt: null,
         refundedAt: null,
         supplierOrderId: null,
-        allocationLeaseUntil: null,
         allocationAttempts: 0,
         nextAllocationAt: null,
         lastAllocationError: null,
