@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
@@ -58,13 +58,15 @@ export interface TestApp {
 }
 
 /** The real app on a fresh database; the catalogue syncs only when the test asks. */
-export async function buildTestApp(options: { env?: Record<string, string>; supplier?: Supplier; database?: Database } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  options: { env?: Record<string, string>; supplier?: Supplier; database?: Database; logger?: FastifyServerOptions['logger'] } = {},
+): Promise<TestApp> {
   const database = options.database ?? (await freshDatabase());
   const { config, cleanup } = testConfig(options.env);
   const app = await buildApp({
     config,
     database,
-    logger: false,
+    logger: options.logger ?? false,
     catalog: { autoSync: false, ...(options.supplier ? { supplier: options.supplier } : {}) },
   });
   try {

@@ -2,7 +2,7 @@
 // catalogue synced, customers made fast (one password hash for all, sessions opened directly: a
 // hundred argon2 hashes would take the test's whole time), and the buyer's journey as calls.
 import { eq, sql } from 'drizzle-orm';
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import type { CreateOrderAnswer, Order, TestPaymentRequest } from '@keystore/contract';
 import type { Database } from '../../db/client.ts';
 import { games, mailOutbox } from '../../db/schema.ts';
@@ -41,10 +41,11 @@ export interface OrdersTestApp extends TestApp {
 let counter = 0;
 
 export async function ordersTestApp(
-  options: { env?: Record<string, string>; supplier?: Supplier; sync?: boolean; database?: Database } = {},
+  options: { env?: Record<string, string>; supplier?: Supplier; sync?: boolean; database?: Database; logger?: FastifyServerOptions['logger'] } = {},
 ): Promise<OrdersTestApp> {
   const t = await buildTestApp({
     env: options.env ?? {},
+    ...(options.logger ? { logger: options.logger } : {}),
     ...(options.supplier ? { supplier: options.supplier } : {}),
     ...(options.database ? { database: options.database } : {}),
   });
