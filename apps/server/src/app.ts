@@ -33,6 +33,7 @@ import { SupportService } from './modules/support/service.ts';
 import { registerAdmission, type AdmissionGate } from './platform/admission.ts';
 import { frameworkErrors, registerErrorHandling } from './platform/errors.ts';
 import { KeyRing } from './platform/key-ring.ts';
+import { registerTransportSecurity } from './platform/transport-security.ts';
 import { registerWebApp } from './platform/web-app.ts';
 
 /**
@@ -99,7 +100,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
     crossOriginEmbedderPolicy: false,
+    // Sent only over TLS (platform/transport-security.ts), not on every answer.
+    strictTransportSecurity: false,
   });
+  registerTransportSecurity(app);
   // gzip for browsers that ask for it (pages, scripts, API answers above 1 KB).
   await app.register(compress, { encodings: ['gzip', 'deflate'], threshold: 1024 });
   await app.register(swagger, {
