@@ -76,6 +76,12 @@ export function registerAuthentication(app: FastifyInstance, sessions: SessionSe
     if (request.account.role !== 'admin') throw new Forbidden(accountMessages.adminOnly);
   };
 
+  // An answer to a caller who showed a token is theirs alone (a profile, orders, a key): no cache on
+  // the way may keep it. Set here once for every route, error answers included, so no route can forget it.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.headers.authorization || request.account) reply.header('Cache-Control', 'no-store');
+  });
+
   app.decorate('authenticate', authenticate);
   app.decorate('requireAdmin', requireAdmin);
   app.decorate('accountOf', accountOf);

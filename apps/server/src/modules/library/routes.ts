@@ -32,10 +32,7 @@ export const libraryRoutes: FastifyPluginAsyncZod<{ library: LibraryService }> =
         response: { 200: purchaseKeySchema, 401: errorSchema, 404: errorSchema },
       },
     },
-    async (request, reply) => {
-      // A key is a secret: no cache on the way may keep it.
-      reply.header('Cache-Control', 'no-store');
-      return { key: await library.revealKey(request.params.id, request.account.userId, request.ip) };
-    },
+    // A key is a secret: it goes out with Cache-Control: no-store, like every authenticated answer (auth/authenticate.ts).
+    async (request) => ({ key: await library.revealKey(request.params.id, request.account.userId, request.ip) }),
   );
 };
