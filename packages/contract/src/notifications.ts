@@ -24,6 +24,7 @@ export const notificationMessages = {
   textTooLong: `Text cannot exceed ${NOTIFICATION_TEXT_MAX} characters`,
   streamAuthRequired: 'A token or a session id is required',
   streamsBusy: 'Too many live connections. Please try again later.',
+  tooManyStreams: 'Too many live connections from this account or network. Close another tab of the store and try again.',
 } as const;
 
 /** SPEC §3 Notification. `link` is a page of the store the notification is about, or null. */

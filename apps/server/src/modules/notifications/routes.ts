@@ -10,10 +10,13 @@ import {
   notificationSchema,
   notificationStreamQuerySchema,
 } from '@keystore/contract';
-import { HttpError, Unauthorized } from '../../platform/errors.ts';
+import { clientIp } from '../../platform/client-ip.ts';
+import { HttpError, TooManyRequests, Unauthorized } from '../../platform/errors.ts';
 import type { NotificationsService } from './service.ts';
 
 const bearer = [{ bearerAuth: [] }];
+/** When a refused stream may try again (EventSource itself retries after a few seconds). */
+const STREAM_RETRY_SECONDS = 30;
 
 /** The notification calls of SPEC §7, the admin's public notification, and the live stream (DESIGN §4). */
 export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: NotificationsService }> = async (app, { notifications }) => {
@@ -93,14 +96,16 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
           'Authenticate with `Authorization: Bearer …` or `?token=`, or as a visitor with `x-session-id` or `?sessionId=` (public notifications only). ' +
           'Each notification is an event named `notification` whose data is a Notification; a comment line is sent every 25 s.',
         querystring: notificationStreamQuerySchema,
-        response: { 401: errorSchema, 503: errorSchema },
+        response: { 401: errorSchema, 429: errorSchema, 503: errorSchema },
       },
     },
     async (request, reply) => {
       const userId = request.headers.authorization ? request.account.userId : null;
       const sessionId = request.headers['x-session-id'] ?? request.query.sessionId;
       if (!userId && !sessionId) throw new Unauthorized(notificationMessages.streamAuthRequired);
-      if (notifications.streams.full) throw new HttpError(503, notificationMessages.streamsBusy, { 'Retry-After': '30' });
+      const address = clientIp(request);
+      if (notifications.streams.tooManyFrom(userId, address)) throw new TooManyRequests(notificationMessages.tooManyStreams, STREAM_RETRY_SECONDS);
+      if (notifications.streams.full) throw new HttpError(503, notificationMessages.streamsBusy, { 'Retry-After': String(STREAM_RETRY_SECONDS) });
       // Taken over from Fastify: no serializer and no onSend hooks, so compression never buffers the stream.
       reply.hijack();
       // The headers other hooks set (helmet's) are kept.
@@ -118,7 +123,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
       });
       reply.raw.write(': connected\n\n');
       const { account } = request;
-      notifications.streams.subscribe(userId, reply.raw, userId ? () => app.auth.sessions.isOpen(account) : undefined);
+      notifications.streams.subscribe(userId, address, reply.raw, userId ? () => app.auth.sessions.isOpen(account) : undefined);
     },
   );
 };

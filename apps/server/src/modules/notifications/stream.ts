@@ -10,8 +10,13 @@ import { notificationsCreatedSince } from './store.ts';
 import { toNotification } from './view.ts';
 
 export const NOTIFICATIONS_CHANNEL = 'notifications_created';
-/** Open streams one instance keeps at most: each holds a socket, and visitors need no account to open one. */
-export const MAX_STREAMS = 10_000;
+/**
+ * Open streams one instance keeps at most, in all and per caller: each holds a socket, and visitors
+ * need no account to open one, so one address alone must not take every slot. Counted per instance,
+ * like the sockets they protect. An address is shared by a household or an office, hence its larger cap.
+ */
+export const STREAM_LIMITS = { perInstance: 10_000, perUser: 5, perAddress: 20 };
+export type StreamLimits = typeof STREAM_LIMITS;
 /**
  * A notification's row is stamped when its transaction writes it and announced when it commits:
  * a replay after a lost connection looks this much further back, and skips what was already sent.
@@ -30,6 +35,8 @@ export interface Announcement {
 interface Subscriber {
   /** null for a visitor: public notifications only. */
   userId: string | null;
+  /** The client address the stream came from. */
+  address: string;
   response: ServerResponse;
   /** Whether the user's session is still open; asked before a personal notification goes out. */
   sessionOpen?: (() => Promise<boolean>) | undefined;
@@ -46,13 +53,16 @@ export class NotificationStreams {
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly database: Database;
   private readonly log: FastifyBaseLogger;
-  private readonly maxStreams: number;
+  private readonly limits: StreamLimits;
+  /** Open streams per signed-in user and per client address. */
+  private readonly perUser = new Map<string, number>();
+  private readonly perAddress = new Map<string, number>();
   private readonly recent = new Set<string>();
 
-  constructor(database: Database, log: FastifyBaseLogger, maxStreams = MAX_STREAMS) {
+  constructor(database: Database, log: FastifyBaseLogger, limits: Partial<StreamLimits> = {}) {
     this.database = database;
     this.log = log;
-    this.maxStreams = maxStreams;
+    this.limits = { ...STREAM_LIMITS, ...limits };
   }
 
   /** Starts listening on the channel and the heartbeat (app onReady). */
@@ -72,15 +82,24 @@ export class NotificationStreams {
     clearInterval(this.heartbeat);
     for (const subscriber of this.subscribers) subscriber.response.end();
     this.subscribers.clear();
+    this.perUser.clear();
+    this.perAddress.clear();
     await this.stopListening?.();
     this.stopListening = undefined;
   }
 
-  /** Keeps `response` (headers already sent) until the client goes away. */
-  subscribe(userId: string | null, response: ServerResponse, sessionOpen?: () => Promise<boolean>): void {
-    const subscriber: Subscriber = { userId, response, sessionOpen, sending: Promise.resolve() };
+  /** Keeps `response` (headers already sent) until the client goes away; it counts against its user and address until then. */
+  subscribe(userId: string | null, address: string, response: ServerResponse, sessionOpen?: () => Promise<boolean>): void {
+    const subscriber: Subscriber = { userId, address, response, sessionOpen, sending: Promise.resolve() };
     this.subscribers.add(subscriber);
-    response.on('close', () => this.subscribers.delete(subscriber));
+    if (userId !== null) count(this.perUser, userId, 1);
+    count(this.perAddress, address, 1);
+    response.on('close', () => {
+      // Stopping already forgot every stream; a close after it must not count one twice.
+      if (!this.subscribers.delete(subscriber)) return;
+      if (userId !== null) count(this.perUser, userId, -1);
+      count(this.perAddress, address, -1);
+    });
   }
 
   get size(): number {
@@ -89,7 +108,13 @@ export class NotificationStreams {
 
   /** Whether this instance takes no more streams (the route answers 503; EventSource retries by itself). */
   get full(): boolean {
-    return this.subscribers.size >= this.maxStreams;
+    return this.subscribers.size >= this.limits.perInstance;
+  }
+
+  /** Whether this user (null: a visitor) or this address already holds as many streams as it may (the route answers 429). */
+  tooManyFrom(userId: string | null, address: string): boolean {
+    if (userId !== null && (this.perUser.get(userId) ?? 0) >= this.limits.perUser) return true;
+    return (this.perAddress.get(address) ?? 0) >= this.limits.perAddress;
   }
 
   /** Sends the notifications created while the channel was not heard (a database outage), oldest first. */
@@ -143,4 +168,11 @@ export class NotificationStreams {
   private broadcast(frame: string): void {
     for (const subscriber of this.subscribers) this.send(subscriber, frame);
   }
+}
+
+/** Adds `by` to `key`'s count, forgetting keys that drop to zero so the map holds only open callers. */
+function count(counts: Map<string, number>, key: string, by: number): void {
+  const next = (counts.get(key) ?? 0) + by;
+  if (next > 0) counts.set(key, next);
+  else counts.delete(key);
 }
