@@ -23,7 +23,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps are written for reading error reports, but the scripts do not point at them (the server
+    // does not serve them either): the public gets the minified app, not its source.
+    sourcemap: 'hidden',
     // The manifest tells the server which chunks a page needs, so it can preload them with the HTML.
     manifest: true,
     // A browser without <link rel="modulepreload"> (Safari before 17) still loads every module, only

@@ -33,6 +33,7 @@ import { SupportService } from './modules/support/service.ts';
 import { registerAdmission, type AdmissionGate } from './platform/admission.ts';
 import { frameworkErrors, registerErrorHandling } from './platform/errors.ts';
 import { KeyRing } from './platform/key-ring.ts';
+import { loggerOptions } from './platform/logging.ts';
 import { registerTransportSecurity } from './platform/transport-security.ts';
 import { registerWebApp } from './platform/web-app.ts';
 
@@ -66,7 +67,7 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: loggerOptions(config.logLevel, options.logger),
     // Believe only the X-Forwarded-For entries our own proxies appended (the last `trustProxy` hops).
     trustProxy: config.trustProxy > 0 ? (_address: string, hop: number) => hop < config.trustProxy : false,
     // One log line per request only when debugging: at store traffic the access log belongs to the proxy in front.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { mailOutbox } from '../db/schema.ts';
-import { buildTestApp, type TestApp } from '../test/helper.ts';
-import { codeIn, startSmtpSink, type SmtpSink } from '../test/smtp-sink.ts';
+import { buildTestApp, memoryLog, type TestApp } from '../test/helper.ts';
+import { codeIn, linkIn, startSmtpSink, type SmtpSink } from '../test/smtp-sink.ts';
 import { passwordResetMail, verificationMail } from './mail-templates.ts';
 import type { OutboxEntry } from './mailer.ts';
 
@@ -28,8 +28,9 @@ describe('mail templates', () => {
 
 describe('dev outbox (no SMTP_URL)', () => {
   let t: TestApp;
+  const log = memoryLog('info');
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ logger: log.logger });
   });
   afterAll(() => t.close());
 
@@ -50,18 +51,44 @@ describe('dev outbox (no SMTP_URL)', () => {
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).toContain(mail!.subject);
     expect((await t.app.inject({ url: '/dev/mail/messages?to=someone.else@gmail.com' })).json()).toEqual([]);
+    // The log shows the mail whole too: a developer reads codes there.
+    expect(log.text()).toContain(code);
   });
 });
 
-describe('outbox in production', () => {
+describe('outbox in production (no SMTP_URL)', () => {
+  let t: TestApp;
+  const log = memoryLog('info');
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { NODE_ENV: 'production' }, logger: log.logger });
+  });
+  afterAll(() => t.close());
+
   it('is not served', async () => {
-    const t = await buildTestApp({ env: { NODE_ENV: 'production' } });
-    try {
-      expect((await t.app.inject({ url: '/dev/mail/messages' })).statusCode).toBe(404);
-      expect((await t.app.inject({ url: '/dev/mail' })).statusCode).toBe(404);
-    } finally {
-      await t.close();
-    }
+    expect((await t.app.inject({ url: '/dev/mail/messages' })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/dev/mail' })).statusCode).toBe(404);
+  });
+
+  it('says with an error at start that mail goes nowhere', () => {
+    const lines = log
+      .text()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(lines).toContainEqual(expect.objectContaining({ level: 50, msg: expect.stringMatching(/SMTP_URL is not set/) }));
+  });
+
+  it('never logs a code or a reset token, only who was written to', async () => {
+    const email = 'log.reader@gmail.com';
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: customer(email) })).statusCode).toBe(201);
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email } })).statusCode).toBe(200);
+    const [reset, verification] = await t.app.mailer.outbox({ to: email });
+    const code = codeIn({ ...verification!, to: [email] });
+    const token = linkIn({ ...reset!, to: [email] }, '/reset-password').searchParams.get('token')!;
+
+    expect(log.text()).toContain(email);
+    expect(log.text()).not.toContain(code);
+    expect(log.text()).not.toContain(token);
   });
 });
 

@@ -55,7 +55,10 @@ export class Mailer {
 
   /** Starts the retry schedule (only needed when there is an SMTP server to retry). */
   start(): void {
-    if (!this.transport && this.config.production) this.log.warn('SMTP_URL is not set: e-mails are only stored and logged, nobody receives them');
+    // Loud, not fatal: a production-mode benchmark or trial runs without mail on purpose.
+    if (!this.transport && this.config.production) {
+      this.log.error('SMTP_URL is not set: no e-mail leaves this store (sign-up codes, reset links, receipts); they are only stored in mail_outbox');
+    }
     if (!this.transport) return;
     this.cron = new Cron('*/30 * * * * *', { protect: true, unref: true }, () => {
       void this.deliverDue().catch((error: unknown) => this.log.error({ err: error }, 'mail retry run failed'));
@@ -79,7 +82,7 @@ export class Mailer {
       // The outbox is this mail's destination: marked sent, so an SMTP server configured later
       // does not deliver old development mail.
       await db.insert(mailOutbox).values({ ...message, sentAt: new Date() });
-      this.log.info({ to: message.to, subject: message.subject }, `dev outbox: mail to ${message.to}: ${message.subject}\n${message.text}`);
+      this.logStored(message);
       return;
     }
     const [row] = await db
@@ -97,7 +100,7 @@ export class Mailer {
   async enqueue(tx: Db, { replyTo: _replyTo, ...message }: MailMessage): Promise<void> {
     if (!this.transport) {
       await tx.insert(mailOutbox).values({ ...message, sentAt: new Date() });
-      this.log.info({ to: message.to, subject: message.subject }, `dev outbox: mail to ${message.to}: ${message.subject}\n${message.text}`);
+      this.logStored(message);
       return;
     }
     await tx.insert(mailOutbox).values({ ...message, nextAttemptAt: new Date() });
@@ -147,6 +150,16 @@ export class Mailer {
     return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
   }
 
+  /**
+   * Notes a mail kept in the outbox. Outside production the log shows it whole: that is where a
+   * developer reads codes. In production it shows only the address: the text holds codes, reset
+   * tokens and revealed keys, and a code subject carries the code itself.
+   */
+  private logStored(message: MailMessage): void {
+    if (this.config.production) this.log.info({ to: message.to }, `mail to ${message.to} kept in the outbox, not sent`);
+    else this.log.info({ to: message.to, subject: message.subject }, `dev outbox: mail to ${message.to}: ${message.subject}\n${message.text}`);
+  }
+
   private async deliver(row: MailMessage & { id: number; attempts: number }): Promise<boolean> {
     const attempts = row.attempts + 1;
     try {
@@ -163,12 +176,13 @@ export class Mailer {
     } catch (error) {
       const backoff = RETRY_BACKOFF_MINUTES[attempts - 1];
       const lastError = error instanceof Error ? error.message : String(error);
+      // Logged by its row id, not its subject: a code mail's subject is the code.
       await this.database.db
         .update(mailOutbox)
         .set({ attempts, lastError, nextAttemptAt: new Date(Date.now() + (backoff ?? 0) * 60_000) })
         .where(eq(mailOutbox.id, row.id));
-      if (backoff === undefined) this.log.error({ to: row.to, subject: row.subject, attempts, err: error }, 'mail given up after the last attempt');
-      else this.log.warn({ to: row.to, subject: row.subject, attempts, err: error }, `mail not sent; next attempt in ${backoff} min`);
+      if (backoff === undefined) this.log.error({ mailId: row.id, to: row.to, attempts, err: error }, 'mail given up after the last attempt');
+      else this.log.warn({ mailId: row.id, to: row.to, attempts, err: error }, `mail not sent; next attempt in ${backoff} min`);
       return false;
     }
   }

@@ -22,6 +22,8 @@ export async function registerWebApp(app: FastifyInstance, webDist: string, rend
       root: webDist,
       wildcard: false,
       index: false,
+      // Source maps stay on disk for reading error reports; served, they would hand anyone the app's source.
+      allowedPath: (pathName) => !pathName.endsWith('.map'),
       setHeaders(reply, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -89,3 +89,9 @@ export async function buildTestApp(
     },
   };
 }
+
+/** A logger writing into memory at `level`, for tests of what the log holds (pass `logger` to buildTestApp). */
+export function memoryLog(level = 'debug'): { logger: FastifyServerOptions['logger']; text(): string } {
+  const lines: string[] = [];
+  return { logger: { level, stream: { write: (line: string) => lines.push(line) } }, text: () => lines.join('') };
+}

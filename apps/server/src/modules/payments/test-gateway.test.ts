@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Purchase, TestPaymentAnswer } from '@keystore/contract';
 import { queryRows } from '../../db/client.ts';
+import { memoryLog } from '../../test/helper.ts';
 import { ordersTestApp, PAYING_CARD, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 
 describe('the test gateway', () => {
@@ -133,5 +134,25 @@ describe('the test gateway', () => {
     const reopened = await t.app.inject({ method: 'POST', url: `/api/orders/${order._id}/checkout`, headers: buyer.headers });
     expect(reopened.json()).toEqual({ paymentUrl });
     expect(paymentUrl).toBe(`/pay/${order._id}`);
+  });
+});
+
+describe('a paid order in production without SMTP_URL', () => {
+  it('keeps the delivered keys out of the log: the receipt is logged by its address only', async () => {
+    const log = memoryLog('info');
+    const t = await ordersTestApp({ env: { NODE_ENV: 'production' }, logger: log.logger });
+    try {
+      const buyer = await t.buyer();
+      const { order } = await t.order(buyer, await t.gameWithStock(10));
+      expect((await t.pay(buyer, order._id)).statusCode).toBe(200);
+      const [purchase] = (await t.app.inject({ url: '/api/purchases', headers: buyer.headers })).json<Purchase[]>();
+      const { key } = (await t.app.inject({ url: `/api/purchases/${purchase!._id}/key`, headers: buyer.headers })).json<{ key: string }>();
+      expect((await t.mailsTo(buyer.email))[0]!.text).toContain(key);
+
+      expect(log.text()).toContain(buyer.email);
+      expect(log.text()).not.toContain(key);
+    } finally {
+      await t.close();
+    }
   });
 });
