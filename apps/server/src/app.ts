@@ -37,6 +37,9 @@ import { loggerOptions } from './platform/logging.ts';
 import { registerTransportSecurity } from './platform/transport-security.ts';
 import { registerWebApp } from './platform/web-app.ts';
 
+// What any JSON body of this API needs (an order, a message, a form), with room to spare.
+const JSON_BODY_LIMIT = 64 * 1024;
+
 /**
  * How long a new order may wait for a purchase turn before it is shed, and how many may wait
  * (decision 013, measured with `npm run bench:orders`); how many turns there are is configured.
@@ -76,6 +79,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     pluginTimeout: 120_000,
     // A client must send its whole request within this: a slow one cannot hold a socket (or a turn) for ever.
     requestTimeout: 30_000,
+    // Every JSON body this API takes is small; the one route that carries more (a news cover as a
+    // data URL) raises its own limit. Multipart uploads have their own limits below.
+    bodyLimit: JSON_BODY_LIMIT,
     // A URL Fastify cannot even route (a malformed escape, an over-long parameter) answers `{error}` too.
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();

@@ -20,7 +20,7 @@ describe('ADMIN_EMAIL / ADMIN_PASSWORD', () => {
   async function start(env: Record<string, string>): Promise<FastifyInstance> {
     const { config, cleanup } = testConfig({ SMTP_URL: sink.url, ...env });
     const app = await buildApp({ config, database, logger: false, catalog: { autoSync: false } });
-    app.get('/test/admin-only', { preHandler: app.requireAdmin }, async (request) => ({ role: request.account.role }));
+    app.get('/test/admin-only', { onRequest: app.requireAdmin }, async (request) => ({ role: request.account.role }));
     await app.ready();
     opened.push({ app, cleanup });
     return app;

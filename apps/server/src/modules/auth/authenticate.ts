@@ -1,5 +1,6 @@
-// Who is calling: `app.authenticate` and `app.requireAdmin` are preHandlers any module's routes use,
-// e.g. `{ preHandler: app.authenticate }`; after them `request.account` names the caller.
+// Who is calling: `app.authenticate` and `app.requireAdmin` are hooks any module's routes use,
+// as `{ onRequest: app.authenticate }`; after them `request.account` names the caller. They run at
+// onRequest, before the body is read: an anonymous caller cannot make the server read and parse one.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountMessages, type Role } from '@keystore/contract';
 import { Forbidden, Unauthorized } from '../../platform/errors.ts';
@@ -18,9 +19,9 @@ export type AuthHook = (request: FastifyRequest, reply: FastifyReply) => Promise
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** preHandler: a valid bearer token of an open session, else 401. Sets `request.account`. */
+    /** onRequest hook: a valid bearer token of an open session, else 401. Sets `request.account`. */
     authenticate: AuthHook;
-    /** preHandler: like `authenticate`, and the caller must be an admin, else 403. */
+    /** onRequest hook: like `authenticate`, and the caller must be an admin, else 403. */
     requireAdmin: AuthHook;
     /**
      * The caller when the request carries a valid bearer token of an open session, else undefined:

@@ -178,7 +178,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
   app.post(
     '/api/auth/logout',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: { tags, summary: 'End this session', security: [{ bearerAuth: [] }], response: { 204: z.null(), 401: errorSchema } },
     },
     async (request, reply) => {

@@ -9,7 +9,7 @@ export const libraryRoutes: FastifyPluginAsyncZod<{ library: LibraryService }> =
   app.get(
     '/api/purchases',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['library'],
         summary: "One entry per delivered key of the caller, newest first, with its game",
@@ -23,7 +23,7 @@ export const libraryRoutes: FastifyPluginAsyncZod<{ library: LibraryService }> =
   app.get(
     '/api/purchases/:id/key',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['library'],
         summary: 'The key of a purchase, decrypted for its owner only (404 for anyone else); each reveal is recorded',

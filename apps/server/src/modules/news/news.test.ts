@@ -114,7 +114,7 @@ describe('POST /api/news', () => {
     expect((await sharp(served.rawPayload).metadata()).format).toBe('webp');
   });
 
-  it('takes a data URL cover of several megabytes, above the default 1 MB JSON limit', async () => {
+  it('takes a data URL cover of several megabytes, far above the app’s default JSON body limit', async () => {
     const noise = await sharp({ create: { width: 1000, height: 800, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
     expect(noise.length).toBeGreaterThan(1024 * 1024);
     const answer = await post('/api/news', { ...item, coverImage: `data:image/png;base64,${noise.toString('base64')}` });

@@ -42,7 +42,7 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
   app.post(
     '/api/news',
     {
-      preHandler: app.requireAdmin,
+      onRequest: app.requireAdmin,
       // A JSON body may carry the cover as a data URL: base64 makes its bytes a third larger.
       bodyLimit: JSON_BODY_LIMIT,
       schema: {
@@ -62,7 +62,7 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
   app.post(
     '/api/news/generate-text',
     {
-      preHandler: app.requireAdmin,
+      onRequest: app.requireAdmin,
       schema: {
         tags: ['news'],
         summary: 'Drafts a news item about a topic (admin): by the AI provider, or offline from the catalogue',
@@ -77,7 +77,7 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
   app.post(
     '/api/news/generate-image',
     {
-      preHandler: app.requireAdmin,
+      onRequest: app.requireAdmin,
       schema: {
         tags: ['news'],
         summary: 'Makes a cover for a draft’s title (admin): drawn by the AI provider, or rendered from the title',

@@ -23,7 +23,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
   app.get(
     '/api/notifications',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['notifications'],
         summary: 'Public notifications and the caller’s own since the account was created, newest first (at most 50)',
@@ -49,7 +49,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
   app.post(
     '/api/notifications/mark-read/:id',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['notifications'],
         summary: 'Marks one notification read for the caller; repeating it changes nothing',
@@ -67,7 +67,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
   app.post(
     '/api/admin/notifications',
     {
-      preHandler: app.requireAdmin,
+      onRequest: app.requireAdmin,
       schema: {
         tags: ['notifications', 'admin'],
         summary: 'Publishes a public notification (admins only)',

@@ -18,7 +18,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
   app.post(
     '/api/orders',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       // Shed with a fast 503 when the store has more purchases under way than it can keep fast.
       config: { admission: 'order' },
       schema: {
@@ -48,7 +48,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
   app.get(
     '/api/orders',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: { tags: ['orders'], summary: "The caller's orders, newest first", security: bearer, response: { 200: orderListSchema, 401: errorSchema } },
     },
     async (request) => orders.list(request.account.userId),
@@ -57,7 +57,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
   app.get(
     '/api/orders/:id',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['orders'],
         summary: 'One order of the caller (404 for anyone else)',
@@ -72,7 +72,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
   app.post(
     '/api/orders/:id/checkout',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       schema: {
         tags: ['orders'],
         summary: "Where to go back to paying one of the caller's orders awaiting payment: the same checkout while it is open",
@@ -87,7 +87,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
   app.post(
     '/api/admin/orders/:id/refund',
     {
-      preHandler: app.requireAdmin,
+      onRequest: app.requireAdmin,
       schema: {
         tags: ['orders', 'admin'],
         summary: 'Refunds a paid order within 30 days of payment and voids its keys (admin)',

@@ -12,7 +12,7 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }>
   app.post(
     '/api/payments/test/:id',
     {
-      preHandler: app.authenticate,
+      onRequest: app.authenticate,
       // Counted with the purchases under way, never shed: the order it pays was let in.
       config: { admission: 'payment' },
       schema: {
