@@ -149,6 +149,10 @@ describe('the profile and the library', () => {
     await page.getByRole('button', { name: 'Delete your account' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
     expect(await accessibilityViolations(page)).toEqual([]);
+    // A token alone does not delete: the password is asked again.
+    await dialog.getByRole('button', { name: 'Delete account' }).click();
+    await expect.poll(() => dialog.getByText('Current password is required').isVisible()).toBe(true);
+    await dialog.getByLabel('Your password', { exact: true }).fill(account.password);
     await dialog.getByRole('button', { name: 'Delete account' }).click();
 
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');

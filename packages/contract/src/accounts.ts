@@ -96,8 +96,15 @@ export const resetPasswordRequestSchema = z.object({
 });
 export type ResetPasswordRequest = z.input<typeof resetPasswordRequestSchema>;
 
+/** The password the signed-in owner types again to confirm a change only they should make. */
+const currentPasswordField = safeText(m.currentPasswordRequired).min(1, m.currentPasswordRequired).max(TYPED_PASSWORD_MAX_LENGTH, m.passwordTooLong);
+
 export const changePasswordRequestSchema = z.object({
-  currentPassword: safeText(m.currentPasswordRequired).min(1, m.currentPasswordRequired).max(TYPED_PASSWORD_MAX_LENGTH, m.passwordTooLong),
+  currentPassword: currentPasswordField,
   newPassword: ruled(newPasswordProblem, m.newPasswordRequired),
 });
 export type ChangePasswordRequest = z.input<typeof changePasswordRequestSchema>;
+
+/** Deleting the account asks for the password: a stolen token alone cannot erase it. */
+export const deleteAccountRequestSchema = z.object({ currentPassword: currentPasswordField });
+export type DeleteAccountRequest = z.input<typeof deleteAccountRequestSchema>;

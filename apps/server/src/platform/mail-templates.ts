@@ -74,6 +74,16 @@ export function passwordChangedMail(context: MailContext, to: { email: string; u
   });
 }
 
+/** The notice after an account was deleted, to its former address, so an owner learns of a deletion they did not make. */
+export function accountDeletedMail(context: MailContext, to: { email: string; username: string }): MailMessage {
+  return compose(context, to.email, {
+    subject: `Your ${STORE_NAME} account was deleted`,
+    greeting: `Hi ${to.username},`,
+    paragraphs: ['Your account has just been deleted, and every device has been signed out. Your past orders are kept without your name for our accounts.'],
+    after: [`If you did not do this, write to us at once at ${context.supportEmail}.`],
+  });
+}
+
 interface MailContent {
   subject: string;
   greeting: string;

@@ -14,7 +14,7 @@ import {
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { Conflict, Forbidden, Invalid, TooManyRequests, Unauthorized } from '../../platform/errors.ts';
-import { newDeviceMail, passwordChangedMail, passwordResetMail, verificationMail, type MailContext } from '../../platform/mail-templates.ts';
+import { accountDeletedMail, newDeviceMail, passwordChangedMail, passwordResetMail, verificationMail, type MailContext } from '../../platform/mail-templates.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { hashPassword, passwordMatches } from '../../platform/passwords.ts';
 import { keyedHasher, randomDigits, randomToken, sha256 } from '../../platform/tokens.ts';
@@ -190,6 +190,11 @@ export class AuthService {
   notifyPasswordChanged(user: { id: string; email: string; username: string }): Promise<void> {
     this.events?.passwordChanged(user.id);
     return this.mailer.send(passwordChangedMail(this.mailContext, user));
+  }
+
+  /** Tells the former owner their account was deleted (it may have been done with a stolen password). */
+  notifyAccountDeleted(user: { email: string; username: string }): Promise<void> {
+    return this.mailer.send(accountDeletedMail(this.mailContext, user));
   }
 
   private async openSession(user: UserRow, device: Device): Promise<Session> {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Purchase, User } from '@keystore/contract';
 import { queryRows } from '../../db/client.ts';
-import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
+import { BUYER_PASSWORD, ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 
 describe('the library', () => {
   let t: OrdersTestApp;
@@ -116,7 +116,7 @@ describe('profile figures and account deletion', () => {
     const gameId = await t.gameWithStock(10, 4);
     const { order } = await t.order(buyer, gameId, 2);
     await t.pay(buyer, order._id);
-    const deleted = await t.app.inject({ method: 'DELETE', url: '/api/users/profile', headers: buyer.headers });
+    const deleted = await t.app.inject({ method: 'DELETE', url: '/api/users/profile', headers: buyer.headers, payload: { currentPassword: BUYER_PASSWORD } });
     expect(deleted.statusCode).toBe(200);
 
     const [kept] = await queryRows<{ user_id: string | null; status: string; amount_cents: number }>(

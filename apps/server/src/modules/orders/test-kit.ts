@@ -12,6 +12,9 @@ import type { Supplier } from '../catalog/supplier/supplier.ts';
 import { SessionService } from '../auth/sessions.ts';
 import { UsersService } from '../users/service.ts';
 
+/** The password every buyer of the kit has. */
+export const BUYER_PASSWORD = 'Secret123';
+
 export interface Buyer {
   userId: string;
   email: string;
@@ -52,7 +55,7 @@ export async function ordersTestApp(
   if (options.sync ?? true) await t.app.catalog.syncNow();
   const users = new UsersService(t.database, t.config);
   const sessions = new SessionService(t.database, t.config.secrets.jwt);
-  const passwordHash = await hashPassword('Secret123');
+  const passwordHash = await hashPassword(BUYER_PASSWORD);
   const db = t.database.db;
 
   const buyer: OrdersTestApp['buyer'] = async (role = 'customer') => {

@@ -17,6 +17,12 @@ const profileOf = (headers: { authorization: string }) => test.app.inject({ meth
 const changePassword = (headers: { authorization: string }, payload: Record<string, unknown>) =>
   test.app.inject({ method: 'PUT', url: '/api/users/password', headers, payload });
 
+const deleteAccount = (headers: { authorization: string } | Record<string, never>, payload?: Record<string, unknown>) =>
+  test.app.inject({ method: 'DELETE', url: '/api/users/profile', headers, ...(payload ? { payload } : {}) });
+
+const mailsTo = async (email: string) =>
+  (await test.app.inject({ method: 'GET', url: `/dev/mail/messages?to=${encodeURIComponent(email)}` })).json<Array<{ subject: string; text: string }>>();
+
 const login = (email: string, password: string) => test.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
 
 describe('GET /api/users/profile', () => {
@@ -127,13 +133,16 @@ describe('DELETE /api/users/profile', () => {
     const avatarUrl = uploaded.json<User>().avatar!;
     expect((await test.app.inject({ url: avatarUrl })).statusCode).toBe(200);
 
-    const answer = await test.app.inject({ method: 'DELETE', url: '/api/users/profile', headers: frank.headers });
+    const answer = await deleteAccount(frank.headers, { currentPassword: frank.password });
     expect(answer.statusCode).toBe(200);
     expect(answer.json()).toEqual({ message: accountMessages.accountDeleted });
+    const [notice] = await mailsTo(frank.email);
+    expect(notice?.subject).toMatch(/account was deleted/i);
+    expect(notice?.text).toContain(frank.username);
 
     expect((await profileOf(frank.headers)).statusCode).toBe(401);
     expect((await profileOf(bearer(otherDevice.token))).statusCode).toBe(401);
-    expect((await test.app.inject({ method: 'DELETE', url: '/api/users/profile', headers: frank.headers })).statusCode).toBe(401);
+    expect((await deleteAccount(frank.headers, { currentPassword: frank.password })).statusCode).toBe(401);
     const again = await login(frank.email, frank.password);
     expect(again.statusCode).toBe(401);
     expect(again.json()).toEqual({ error: accountMessages.invalidCredentials });
@@ -144,7 +153,34 @@ describe('DELETE /api/users/profile', () => {
     expect(reborn.user.avatar).toBeNull();
   });
 
+  it('asks for the password: without it or with a wrong one the account stays', async () => {
+    const gina = await signedInUser(test.app);
+    const without = await deleteAccount(gina.headers);
+    expect(without.statusCode).toBe(400);
+    const empty = await deleteAccount(gina.headers, { currentPassword: '' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toEqual({ error: validationMessages.currentPasswordRequired });
+    const wrong = await deleteAccount(gina.headers, { currentPassword: 'Wrong1234' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({ error: accountMessages.currentPasswordWrong });
+
+    expect((await profileOf(gina.headers)).statusCode).toBe(200);
+    expect((await mailsTo(gina.email)).some((mail) => /deleted/i.test(mail.subject))).toBe(false);
+  });
+
+  it('counts wrong passwords with the password change: guessing stops after 10 tries in 15 minutes', async () => {
+    const hal = await signedInUser(test.app);
+    for (let guess = 0; guess < 5; guess += 1) {
+      expect((await changePassword(hal.headers, { currentPassword: `Guess${guess}x`, newPassword: 'Another456' })).statusCode).toBe(400);
+      expect((await deleteAccount(hal.headers, { currentPassword: `Guess${guess}y` })).statusCode).toBe(400);
+    }
+    const blocked = await deleteAccount(hal.headers, { currentPassword: hal.password });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().error).toMatch(/^Too many attempts\. Please try again in \d+ seconds\.$/);
+    expect((await profileOf(hal.headers)).statusCode).toBe(200);
+  });
+
   it('answers 401 without a token', async () => {
-    expect((await test.app.inject({ method: 'DELETE', url: '/api/users/profile' })).statusCode).toBe(401);
+    expect((await deleteAccount({}, { currentPassword: 'Secret123' })).statusCode).toBe(401);
   });
 });

@@ -6,6 +6,7 @@ import {
   AVATAR_MAX_BYTES,
   catalogMessages,
   changePasswordRequestSchema,
+  deleteAccountRequestSchema,
   errorSchema,
   messageSchema,
   userSchema,
@@ -15,8 +16,11 @@ import { formError } from '../../platform/form-errors.ts';
 import { sendImage } from '../../platform/image-store.ts';
 import { AVATAR_URL_PREFIX, type UsersService } from './service.ts';
 
-/** Guesses of the current password through a stolen session: the login limits do not see them. */
-const PASSWORD_CHANGES = { name: 'password-change-account', limit: 10, windowSeconds: 15 * 60 } as const;
+/**
+ * Guesses of the current password through a stolen session, by a password change or an account
+ * deletion alike (one count for both): the login limits do not see them.
+ */
+const PASSWORD_GUESSES = { name: 'password-change-account', limit: 10, windowSeconds: 15 * 60 } as const;
 
 const bearer = [{ bearerAuth: [] }];
 
@@ -72,7 +76,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     },
     async (request) => {
       const { userId, sessionId } = request.account;
-      await app.rateLimit([PASSWORD_CHANGES, userId]);
+      await app.rateLimit([PASSWORD_GUESSES, userId]);
       await users.changePassword(userId, request.body.currentPassword, request.body.newPassword);
       await app.auth.endSessions(userId, { except: sessionId });
       await app.auth.notifyPasswordChanged(await caller(request));
@@ -86,13 +90,17 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       onRequest: app.authenticate,
       schema: {
         tags: ['users'],
-        summary: 'Deletes the account, its avatar and every session; orders are kept anonymised',
+        summary: 'Deletes the account, its avatar and every session after the password is typed again; orders are kept anonymised; mails a notice',
         security: bearer,
-        response: { 200: messageSchema, 401: errorSchema },
+        body: deleteAccountRequestSchema,
+        response: { 200: messageSchema, 400: errorSchema, 401: errorSchema, 429: errorSchema },
       },
     },
     async (request) => {
-      await users.deleteAccount(request.account.userId);
+      const { userId } = request.account;
+      await app.rateLimit([PASSWORD_GUESSES, userId]);
+      const former = await users.deleteAccount(userId, request.body.currentPassword);
+      await app.auth.notifyAccountDeleted(former);
       return { message: accountMessages.accountDeleted };
     },
   );

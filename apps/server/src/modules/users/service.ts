@@ -151,10 +151,17 @@ export class UsersService {
    * Deletes the account with its avatar file; sessions, codes and trusted addresses go with the row
    * (foreign keys cascade), so every token of the account stops working at once. Orders (issue 5)
    * are kept for the books, anonymised: their reference to the user must be `on delete set null`.
+   * Only with the account's password; answers who it was, for the notice mail.
    */
-  async deleteAccount(id: string): Promise<void> {
+  async deleteAccount(id: string, currentPassword: string): Promise<{ email: string; username: string }> {
+    const user = await this.findById(id);
+    if (!user) throw new Unauthorized(accountMessages.sessionExpired);
+    if (!(await passwordMatches(user.passwordHash, currentPassword))) throw new Invalid(accountMessages.currentPasswordWrong);
     const row = await deleteUser(this.database.db, id);
-    await this.avatars.remove(row?.avatar);
+    // Deleted meanwhile by another request of the same owner: that one answered and mailed.
+    if (!row) throw new Unauthorized(accountMessages.sessionExpired);
+    await this.avatars.remove(row.avatar);
+    return { email: row.email, username: row.username };
   }
 
   /** The user as the API answers it: public avatar URL, purchase figures and the tier they earn. */

@@ -6,11 +6,17 @@ import { currentSession, signIn } from '../../lib/session.ts';
 import { json, openAuthDialogView, resetTestState, testUser } from '../../test/fixtures.tsx';
 import { renderProfile, stubProfileApi } from './profile-fixtures.tsx';
 
-async function confirmDeletion() {
+async function openDeletion() {
   const user = userEvent.setup();
   renderProfile();
   await user.click(await screen.findByRole('button', { name: 'Delete your account' }));
   const dialog = screen.getByRole('dialog', { name: 'Delete your account?' });
+  return { user, dialog };
+}
+
+async function confirmDeletion() {
+  const { user, dialog } = await openDeletion();
+  await user.type(within(dialog).getByLabelText('Your password'), 'Secret123');
   await user.click(within(dialog).getByRole('button', { name: 'Delete account' }));
   return { user, dialog };
 }
@@ -43,7 +49,31 @@ describe('deleting the account', () => {
     expect(currentSession().status).toBe('signed-out');
     expect(localStorage.getItem(STORAGE_KEYS.token)).toBeNull();
     expect(openAuthDialogView()).toBe('none');
-    expect(calls.find((call) => call.route === 'DELETE /api/users/profile')?.authorization).toBe('Bearer token-1');
+    const deletion = calls.find((call) => call.route === 'DELETE /api/users/profile');
+    expect(deletion?.authorization).toBe('Bearer token-1');
+    expect(deletion?.body).toEqual({ currentPassword: 'Secret123' });
+  });
+
+  it('asks for the password before it calls the server, with a show/hide toggle', async () => {
+    const calls = stubProfileApi();
+    const { user, dialog } = await openDeletion();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete account' }));
+    expect(await within(dialog).findByText('Current password is required')).toBeTruthy();
+    expect(calls.some((call) => call.route.startsWith('DELETE '))).toBe(false);
+
+    const field = within(dialog).getByLabelText('Your password');
+    expect(field.getAttribute('type')).toBe('password');
+    const toggle = within(dialog).getByRole('button', { name: 'Show your password' });
+    await user.click(toggle);
+    expect(toggle.getAttribute('aria-pressed')).toBe('true');
+    expect(field.getAttribute('type')).toBe('text');
+  });
+
+  it('keeps the account and shows the server’s words for a wrong password', async () => {
+    stubProfileApi({ 'DELETE /api/users/profile': () => json(400, { error: 'Current password is incorrect' }) });
+    const { dialog } = await confirmDeletion();
+    expect(await within(dialog).findByText('Current password is incorrect')).toBeTruthy();
+    expect(currentSession().status).toBe('signed-in');
   });
 
   it.each([

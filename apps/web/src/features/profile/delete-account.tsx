@@ -1,11 +1,13 @@
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import type { MessageAnswer } from '@keystore/contract';
-import { accountMessages, accountUiMessages } from '@keystore/contract/messages';
+import type { DeleteAccountRequest, MessageAnswer } from '@keystore/contract';
+import { accountMessages, accountUiMessages, validationMessages } from '@keystore/contract/messages';
 import { ApiError, apiSend } from '../../lib/api.ts';
 import { clearSession } from '../../lib/session.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { showToast } from '../../ui/toasts.tsx';
+import { PasswordField } from './password-field.tsx';
 import controls from './controls.module.css';
 import styles from './profile-page.module.css';
 
@@ -16,31 +18,33 @@ function deletionError(error: unknown): string {
   return accountUiMessages.deleteError;
 }
 
-/** 'Delete your account', confirmed in a dialog; afterwards the browser forgets the session and goes home. */
+const EMPTY: DeleteAccountRequest = { currentPassword: '' };
+
+/**
+ * 'Delete your account', confirmed in a dialog with the password (a token alone must not be enough
+ * to erase an account); afterwards the browser forgets the session and goes home.
+ */
 export function DeleteAccount() {
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string>();
+  const { register, handleSubmit, reset, setError, formState } = useForm<DeleteAccountRequest>({ defaultValues: EMPTY });
+  const { errors, isSubmitting: busy } = formState;
 
-  const remove = async () => {
-    setBusy(true);
-    setProblem(undefined);
+  const remove = handleSubmit(async ({ currentPassword }) => {
     try {
-      const answer = await apiSend<MessageAnswer | undefined>('DELETE', '/api/users/profile');
+      const answer = await apiSend<MessageAnswer | undefined>('DELETE', '/api/users/profile', { currentPassword } satisfies DeleteAccountRequest);
       // Home first, so the profile does not show its signed-out prompt on the way out.
       navigate('/', { replace: true });
       clearSession();
       showToast(answer?.message ?? accountMessages.accountDeleted);
     } catch (error) {
-      setProblem(deletionError(error));
-      setBusy(false);
+      setError('root.server', { message: deletionError(error) });
     }
-  };
+  });
 
   const close = () => {
     setConfirming(false);
-    setProblem(undefined);
+    reset(EMPTY);
   };
 
   return (
@@ -56,18 +60,26 @@ export function DeleteAccount() {
       </div>
       {confirming && (
         <Modal title="Delete your account?" busy={busy} onClose={close}>
-          <p className={styles.cardText}>This cannot be undone. Your keys and order history will no longer be available to you.</p>
-          <p className={controls.error} role="alert">
-            {problem}
-          </p>
-          <div className={controls.actions}>
-            <button type="button" className={controls.secondary} onClick={close} disabled={busy}>
-              Cancel
-            </button>
-            <button type="button" className={`${controls.danger} ${controls.solid}`} onClick={remove} disabled={busy}>
-              {busy ? 'Deleting…' : 'Delete account'}
-            </button>
-          </div>
+          <form className={styles.form} onSubmit={remove} noValidate>
+            <p className={styles.cardText}>This cannot be undone. Your keys and order history will no longer be available to you.</p>
+            <PasswordField
+              label="Your password"
+              autoComplete="current-password"
+              error={errors.currentPassword?.message}
+              {...register('currentPassword', { validate: (value) => value !== '' || validationMessages.currentPasswordRequired })}
+            />
+            <p className={controls.error} role="alert">
+              {errors.root?.server?.message}
+            </p>
+            <div className={controls.actions}>
+              <button type="button" className={controls.secondary} onClick={close} disabled={busy}>
+                Cancel
+              </button>
+              <button type="submit" className={`${controls.danger} ${controls.solid}`} disabled={busy}>
+                {busy ? 'Deleting…' : 'Delete account'}
+              </button>
+            </div>
+          </form>
         </Modal>
       )}
     </section>
