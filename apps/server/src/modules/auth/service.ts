@@ -5,7 +5,6 @@ import {
   accountMessages,
   CODE_LENGTH,
   CODE_TTL_MINUTES,
-  RESEND_LOCK_SECONDS,
   RESET_TOKEN_TTL_MINUTES,
   validationMessages,
   type LoginAnswer,
@@ -13,13 +12,13 @@ import {
 } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import { Conflict, Forbidden, Invalid, TooManyRequests, Unauthorized } from '../../platform/errors.ts';
+import { Conflict, Forbidden, Invalid, Unauthorized } from '../../platform/errors.ts';
 import { newDeviceMail, passwordChangedMail, passwordResetMail, verificationMail, type MailContext } from '../../platform/mail-templates.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { hashPassword, passwordMatches } from '../../platform/passwords.ts';
 import { keyedHasher, randomDigits, randomToken, sha256 } from '../../platform/tokens.ts';
 import type { UserRow, UsersService } from '../users/service.ts';
-import { AccountCodes, type CodePurpose, type Consumed } from './codes.ts';
+import { AccountCodes, type Consumed } from './codes.ts';
 import { SessionService } from './sessions.ts';
 import { isTrustedIp, trustIp } from './trusted-ips.ts';
 
@@ -102,10 +101,7 @@ export class AuthService {
   /** A new verification code; an unknown or verified address gets the same answer and no mail. */
   async resendVerification(email: string): Promise<string> {
     const user = await this.users.findByEmail(email);
-    if (user && !user.emailVerifiedAt) {
-      await this.refuseEarlyResend(user.id, 'verify-email');
-      await this.sendVerificationCode(user);
-    }
+    if (user && !user.emailVerifiedAt) await this.sendVerificationCode(user);
     return accountMessages.verificationEmailResent;
   }
 
@@ -143,10 +139,7 @@ export class AuthService {
   async resendNewDeviceCode(email: string): Promise<string> {
     const user = await this.users.findByEmail(email);
     const pending = user && (await this.codes.latest(user.id, 'new-device'));
-    if (user && pending && !pending.usedAt && pending.ip) {
-      await this.refuseEarlyResend(user.id, 'new-device');
-      await this.sendNewDeviceCode(user, pending.ip);
-    }
+    if (user && pending && !pending.usedAt && pending.ip) await this.sendNewDeviceCode(user, pending.ip);
     return accountMessages.codeResent;
   }
 
@@ -207,13 +200,5 @@ export class AuthService {
     const code = randomDigits(CODE_LENGTH);
     await this.codes.issue(user.id, 'new-device', code, { ttlMinutes: CODE_TTL_MINUTES, ip });
     await this.mailer.send(newDeviceMail(this.mailContext, user, code, { ip, at: new Date() }));
-  }
-
-  /** 429 with the seconds left while the last code is younger than the resend lock. */
-  private async refuseEarlyResend(userId: string, purpose: CodePurpose): Promise<void> {
-    const last = await this.codes.latest(userId, purpose);
-    if (!last) return;
-    const secondsLeft = Math.ceil(RESEND_LOCK_SECONDS - (Date.now() - last.createdAt.getTime()) / 1000);
-    if (secondsLeft > 0) throw new TooManyRequests(accountMessages.resendTooSoon(secondsLeft), secondsLeft);
   }
 }
