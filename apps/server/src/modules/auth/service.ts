@@ -10,6 +10,7 @@ import {
   type LoginAnswer,
   type Session,
 } from '@keystore/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { Conflict, Forbidden, Invalid, Unauthorized } from '../../platform/errors.ts';
@@ -48,9 +49,13 @@ export class AuthService {
   private readonly users: UsersService;
   private readonly mailer: Mailer;
   private readonly events: AccountEvents | undefined;
+  private readonly log: FastifyBaseLogger;
+  /** Reset links being written after their answer went out; awaited by `settle`. */
+  private readonly pending = new Set<Promise<void>>();
 
-  constructor(database: Database, config: Config, users: UsersService, mailer: Mailer, events?: AccountEvents) {
+  constructor(database: Database, config: Config, users: UsersService, mailer: Mailer, log: FastifyBaseLogger, events?: AccountEvents) {
     this.events = events;
+    this.log = log;
     this.database = database;
     this.users = users;
     this.mailer = mailer;
@@ -143,15 +148,25 @@ export class AuthService {
     return accountMessages.codeResent;
   }
 
-  /** E-mails a reset link when the account exists; the answer never tells. */
+  /**
+   * E-mails a reset link when the account exists; the answer never tells. The link is written after
+   * the answer: waiting for its token and mail made a real account's answer measurably slower than
+   * an unknown address's, so both answer after the same lookup.
+   */
   async forgotPassword(email: string): Promise<string> {
     const user = await this.users.findByEmail(email);
     if (user) {
-      const token = randomToken();
-      await this.codes.issue(user.id, 'reset-password', token, { ttlMinutes: RESET_TOKEN_TTL_MINUTES });
-      await this.mailer.send(passwordResetMail(this.mailContext, user, token));
+      const written = this.mailResetLink(user)
+        .catch((error: unknown) => this.log.error({ err: error }, 'password reset link could not be written'))
+        .finally(() => this.pending.delete(written));
+      this.pending.add(written);
     }
     return accountMessages.recoveryEmailSent;
+  }
+
+  /** Waits for the reset links still being written (the app closing). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
   }
 
   /**
@@ -188,6 +203,12 @@ export class AuthService {
   private async openSession(user: UserRow, device: Device): Promise<Session> {
     const token = await this.sessions.open(user.id, device);
     return { token, user: await this.users.profile(user) };
+  }
+
+  private async mailResetLink(user: UserRow): Promise<void> {
+    const token = randomToken();
+    await this.codes.issue(user.id, 'reset-password', token, { ttlMinutes: RESET_TOKEN_TTL_MINUTES });
+    await this.mailer.send(passwordResetMail(this.mailContext, user, token));
   }
 
   private async sendVerificationCode(user: UserRow): Promise<void> {
