@@ -6,6 +6,8 @@
 //   BENCH_SECONDS=5 BENCH_CONNECTIONS=2 npm run bench:login
 // The server runs with RATE_LIMIT_SCALE=1000: one client logging in hundreds of times a second is
 // what the rate limits exist to stop, and the benchmark measures the login, not the limiter.
+// It also prints the median forgot-password answer for a known and an unknown address, which
+// should be the same (issue 13: the answer must not tell who has an account).
 import autocannon from 'autocannon';
 import { hashPassword, passwordMatches } from '../apps/server/src/platform/passwords.ts';
 import { codeIn, startSmtpSink } from '../apps/server/src/test/smtp-sink.ts';
@@ -57,6 +59,21 @@ async function oneVerification(): Promise<{ ms: number; parameters: string }> {
   return { ms: times[5]!, parameters: stored.split('$')[3]! };
 }
 
+/** The median ms of `times` forgot-password answers for each of `emails`, asked in turn so that both see the same machine. */
+async function forgotMedians(emails: string[], times: number): Promise<number[]> {
+  const took = emails.map((): number[] => []);
+  for (let i = 0; i < times; i += 1) {
+    for (const [index, email] of emails.entries()) {
+      const started = performance.now();
+      await post('/api/auth/forgot-password', { email });
+      took[index]!.push(performance.now() - started);
+      // Apart, as a prober would ask: the link written after one answer must not queue before the next.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  return took.map((list) => list.sort((a, b) => a - b)[Math.floor(times / 2)]!);
+}
+
 try {
   // A verified customer; verifying the e-mail from this address makes it trusted, so logins get a session.
   await post('/api/auth/register', customer);
@@ -73,6 +90,8 @@ try {
     { name: 'GET /api/health (floor)', ...(await measure(health, SECONDS)) },
   ];
   const argon = await oneVerification();
+  await forgotMedians([customer.email, 'nobody.at.all@gmail.com'], 2);
+  const [known, unknown] = await forgotMedians([customer.email, 'nobody.at.all@gmail.com'], 25);
 
   console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per call; argon2id ${argon.parameters} (one verification: ${argon.ms.toFixed(1)} ms)`);
   console.log(['call'.padEnd(44), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8)].join(''));
@@ -81,6 +100,7 @@ try {
   }
   const loginRow = rows[0]!;
   const floor = rows[1]!;
+  console.log(`forgot-password median of 25: ${known!.toFixed(2)} ms for an account, ${unknown!.toFixed(2)} ms for no account`);
   console.log(`login throughput is ${((loginRow.rps / floor.rps) * 100).toFixed(1)} % of the floor's (1 : ${(floor.rps / loginRow.rps).toFixed(0)})`);
 } finally {
   await server.stop();

@@ -82,6 +82,8 @@ describe('outbox in production (no SMTP_URL)', () => {
     const email = 'log.reader@gmail.com';
     expect((await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: customer(email) })).statusCode).toBe(201);
     expect((await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email } })).statusCode).toBe(200);
+    // The reset link is written just after the answer.
+    await expect.poll(async () => (await t.app.mailer.outbox({ to: email })).length).toBe(2);
     const [reset, verification] = await t.app.mailer.outbox({ to: email });
     const code = codeIn({ ...verification!, to: [email] });
     const token = linkIn({ ...reset!, to: [email] }, '/reset-password').searchParams.get('token')!;

@@ -18,7 +18,7 @@ export async function registerAuth(
   app: FastifyInstance,
   { config, database, users, mailer, events }: { config: Config; database: Database; users: UsersService; mailer: Mailer; events?: AccountEvents },
 ): Promise<AuthService> {
-  const auth = new AuthService(database, config, users, mailer, events);
+  const auth = new AuthService(database, config, users, mailer, app.log, events);
   const limiter = new RateLimiter({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, scale: config.rateLimitScale, log: app.log });
   app.decorate('auth', auth);
   // One limiter (one Redis connection) for the whole app: other modules count their calls through it.
@@ -28,6 +28,7 @@ export async function registerAuth(
   if (admin) app.addHook('onReady', () => ensureAdmin(users, admin, app.log));
   app.addHook('onReady', () => limiter.start());
   app.addHook('onClose', () => limiter.close());
+  app.addHook('onClose', () => auth.settle());
   await app.register(authRoutes, { auth, limiter });
   return auth;
 }

@@ -20,7 +20,7 @@ import {
 } from '@keystore/contract';
 import { clientIp } from '../../platform/client-ip.ts';
 import type { RateLimiter } from '../../platform/rate-limit.ts';
-import { AUTH_LIMITS as L, enforce } from './limits.ts';
+import { AUTH_LIMITS as L, enforce, holdResendLock } from './limits.ts';
 import type { AuthService, Device } from './service.ts';
 
 const errors = { 400: errorSchema, 429: errorSchema } as const;
@@ -98,6 +98,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
     { schema: { tags, summary: 'E-mail a new verification code', body: emailRequestSchema, response: { 200: messageSchema, ...errors } } },
     async (request) => {
       await enforce(limiter, [L.resendPerIp, clientIp(request)]);
+      await holdResendLock(limiter, L.resendVerificationLock, request.body.email);
       return { message: await auth.resendVerification(request.body.email) };
     },
   );
@@ -139,6 +140,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
     { schema: { tags, summary: 'E-mail a new code for a login waiting on one', body: emailRequestSchema, response: { 200: messageSchema, ...errors } } },
     async (request) => {
       await enforce(limiter, [L.resendPerIp, clientIp(request)]);
+      await holdResendLock(limiter, L.resendNewDeviceLock, request.body.email);
       return { message: await auth.resendNewDeviceCode(request.body.email) };
     },
   );

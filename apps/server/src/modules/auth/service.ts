@@ -5,21 +5,21 @@ import {
   accountMessages,
   CODE_LENGTH,
   CODE_TTL_MINUTES,
-  RESEND_LOCK_SECONDS,
   RESET_TOKEN_TTL_MINUTES,
   validationMessages,
   type LoginAnswer,
   type Session,
 } from '@keystore/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import { Conflict, Forbidden, Invalid, TooManyRequests, Unauthorized } from '../../platform/errors.ts';
+import { Conflict, Forbidden, Invalid, Unauthorized } from '../../platform/errors.ts';
 import { accountDeletedMail, newDeviceMail, passwordChangedMail, passwordResetMail, verificationMail, type MailContext } from '../../platform/mail-templates.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { hashPassword, passwordMatches } from '../../platform/passwords.ts';
 import { keyedHasher, randomDigits, randomToken, sha256 } from '../../platform/tokens.ts';
 import type { UserRow, UsersService } from '../users/service.ts';
-import { AccountCodes, type CodePurpose, type Consumed } from './codes.ts';
+import { AccountCodes, type Consumed } from './codes.ts';
 import { SessionService } from './sessions.ts';
 import { isTrustedIp, trustIp } from './trusted-ips.ts';
 
@@ -49,9 +49,13 @@ export class AuthService {
   private readonly users: UsersService;
   private readonly mailer: Mailer;
   private readonly events: AccountEvents | undefined;
+  private readonly log: FastifyBaseLogger;
+  /** Reset links being written after their answer went out; awaited by `settle`. */
+  private readonly pending = new Set<Promise<void>>();
 
-  constructor(database: Database, config: Config, users: UsersService, mailer: Mailer, events?: AccountEvents) {
+  constructor(database: Database, config: Config, users: UsersService, mailer: Mailer, log: FastifyBaseLogger, events?: AccountEvents) {
     this.events = events;
+    this.log = log;
     this.database = database;
     this.users = users;
     this.mailer = mailer;
@@ -102,10 +106,7 @@ export class AuthService {
   /** A new verification code; an unknown or verified address gets the same answer and no mail. */
   async resendVerification(email: string): Promise<string> {
     const user = await this.users.findByEmail(email);
-    if (user && !user.emailVerifiedAt) {
-      await this.refuseEarlyResend(user.id, 'verify-email');
-      await this.sendVerificationCode(user);
-    }
+    if (user && !user.emailVerifiedAt) await this.sendVerificationCode(user);
     return accountMessages.verificationEmailResent;
   }
 
@@ -143,22 +144,29 @@ export class AuthService {
   async resendNewDeviceCode(email: string): Promise<string> {
     const user = await this.users.findByEmail(email);
     const pending = user && (await this.codes.latest(user.id, 'new-device'));
-    if (user && pending && !pending.usedAt && pending.ip) {
-      await this.refuseEarlyResend(user.id, 'new-device');
-      await this.sendNewDeviceCode(user, pending.ip);
-    }
+    if (user && pending && !pending.usedAt && pending.ip) await this.sendNewDeviceCode(user, pending.ip);
     return accountMessages.codeResent;
   }
 
-  /** E-mails a reset link when the account exists; the answer never tells. */
+  /**
+   * E-mails a reset link when the account exists; the answer never tells. The link is written after
+   * the answer: waiting for its token and mail made a real account's answer measurably slower than
+   * an unknown address's, so both answer after the same lookup.
+   */
   async forgotPassword(email: string): Promise<string> {
     const user = await this.users.findByEmail(email);
     if (user) {
-      const token = randomToken();
-      await this.codes.issue(user.id, 'reset-password', token, { ttlMinutes: RESET_TOKEN_TTL_MINUTES });
-      await this.mailer.send(passwordResetMail(this.mailContext, user, token));
+      const written = this.mailResetLink(user)
+        .catch((error: unknown) => this.log.error({ err: error }, 'password reset link could not be written'))
+        .finally(() => this.pending.delete(written));
+      this.pending.add(written);
     }
     return accountMessages.recoveryEmailSent;
+  }
+
+  /** Waits for the reset links still being written (the app closing). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
   }
 
   /**
@@ -202,6 +210,12 @@ export class AuthService {
     return { token, user: await this.users.profile(user) };
   }
 
+  private async mailResetLink(user: UserRow): Promise<void> {
+    const token = randomToken();
+    await this.codes.issue(user.id, 'reset-password', token, { ttlMinutes: RESET_TOKEN_TTL_MINUTES });
+    await this.mailer.send(passwordResetMail(this.mailContext, user, token));
+  }
+
   private async sendVerificationCode(user: UserRow): Promise<void> {
     const code = randomDigits(CODE_LENGTH);
     await this.codes.issue(user.id, 'verify-email', code, { ttlMinutes: CODE_TTL_MINUTES });
@@ -212,13 +226,5 @@ export class AuthService {
     const code = randomDigits(CODE_LENGTH);
     await this.codes.issue(user.id, 'new-device', code, { ttlMinutes: CODE_TTL_MINUTES, ip });
     await this.mailer.send(newDeviceMail(this.mailContext, user, code, { ip, at: new Date() }));
-  }
-
-  /** 429 with the seconds left while the last code is younger than the resend lock. */
-  private async refuseEarlyResend(userId: string, purpose: CodePurpose): Promise<void> {
-    const last = await this.codes.latest(userId, purpose);
-    if (!last) return;
-    const secondsLeft = Math.ceil(RESEND_LOCK_SECONDS - (Date.now() - last.createdAt.getTime()) / 1000);
-    if (secondsLeft > 0) throw new TooManyRequests(accountMessages.resendTooSoon(secondsLeft), secondsLeft);
   }
 }

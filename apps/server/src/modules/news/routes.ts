@@ -15,10 +15,12 @@ import {
   newsMessages,
   newsSchema,
 } from '@keystore/contract';
+import { clientIp } from '../../platform/client-ip.ts';
 import { HttpError, Invalid, NotFound } from '../../platform/errors.ts';
 import { formError } from '../../platform/form-errors.ts';
 import { sendImage } from '../../platform/image-store.ts';
 import { NEWS_COVER_URL_PREFIX } from './covers.ts';
+import { NEWS_LIMITS as L } from './limits.ts';
 import type { CoverSource, NewNews, NewsService } from './service.ts';
 
 const bearer = [{ bearerAuth: [] }];
@@ -68,10 +70,13 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
         summary: 'Drafts a news item about a topic (admin): by the AI provider, or offline from the catalogue',
         security: bearer,
         body: generateTextRequestSchema,
-        response: { 200: generatedTextSchema, ...adminErrors, 502: errorSchema },
+        response: { 200: generatedTextSchema, ...adminErrors, 429: errorSchema, 502: errorSchema },
       },
     },
-    async (request) => news.generateText(request.body.topic),
+    async (request) => {
+      await app.rateLimit([L.generateTextPerUser, request.account.userId], [L.generateTextPerIp, clientIp(request)]);
+      return news.generateText(request.body.topic);
+    },
   );
 
   app.post(
@@ -83,10 +88,13 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
         summary: 'Makes a cover for a draft’s title (admin): drawn by the AI provider, or rendered from the title',
         security: bearer,
         body: generateImageRequestSchema,
-        response: { 200: generatedImageSchema, ...adminErrors, 502: errorSchema },
+        response: { 200: generatedImageSchema, ...adminErrors, 429: errorSchema, 502: errorSchema },
       },
     },
-    async (request) => ({ coverImage: await news.generateImage(request.body.title) }),
+    async (request) => {
+      await app.rateLimit([L.generateImagePerUser, request.account.userId], [L.generateImagePerIp, clientIp(request)]);
+      return { coverImage: await news.generateImage(request.body.title) };
+    },
   );
 
   app.get(

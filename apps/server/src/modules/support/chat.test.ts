@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_CONTEXT_MESSAGES, supportMessages, type ChatMessage } from '@keystore/contract';
 import { FakeOpenAi } from '../../test/fake-openai.ts';
+import { SUPPORT_LIMITS } from './limits.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 
 type Chat = (message: string, options?: { context?: ChatMessage[]; buyer?: Buyer; ip?: string }) => Promise<{ status: number; body: { answer?: string; error?: string } }>;
@@ -75,6 +76,15 @@ describe('the support chat without an AI provider (offline assistant)', () => {
     const limited = await t.app.inject({ method: 'POST', url: '/api/support/chat', payload: { message: 'hello', context: [] }, remoteAddress: '10.7.7.7' });
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('is rate-limited per signed-in customer across addresses, leaving the addresses open to others', async () => {
+    const buyer = await t.buyer();
+    const { limit } = SUPPORT_LIMITS.chatPerUser;
+    for (let index = 0; index < limit; index += 1) expect((await chat('hello', { buyer, ip: `10.8.${index}.1` })).status).toBe(200);
+    const limited = await chat('hello', { buyer, ip: '10.9.9.9' });
+    expect(limited).toEqual({ status: 429, body: { error: expect.stringMatching(/^Too many attempts/) } });
+    expect((await chat('hello', { ip: '10.9.9.9' })).status).toBe(200);
   });
 });
 

@@ -10,4 +10,6 @@ export const SUPPORT_LIMITS = {
   /** Form messages from one sender: each one sends them an acknowledgement. */
   feedbackPerEmail: { name: 'support-feedback-email', limit: 5, windowSeconds: 60 * MINUTE },
   chatPerIp: { name: 'support-chat-ip', limit: 60, windowSeconds: 10 * MINUTE },
+  /** A signed-in customer's chat across addresses (a script can rotate addresses, not accounts). */
+  chatPerUser: { name: 'support-chat-user', limit: 60, windowSeconds: 10 * MINUTE },
 } as const satisfies Record<string, RateRule>;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { chatAnswerSchema, chatRequestSchema, errorSchema, feedbackRequestSchema, messageSchema } from '@keystore/contract';
 import { clientIp } from '../../platform/client-ip.ts';
+import type { RateRule } from '../../platform/rate-limit.ts';
 import { SUPPORT_LIMITS as L } from './limits.ts';
 import type { SupportService } from './service.ts';
 
@@ -38,8 +39,10 @@ export const supportRoutes: FastifyPluginAsyncZod<{ support: SupportService }> =
       },
     },
     async (request) => {
-      await app.rateLimit([L.chatPerIp, clientIp(request)]);
       const account = await app.accountOf(request);
+      const checks: Array<[RateRule, string]> = [[L.chatPerIp, clientIp(request)]];
+      if (account) checks.push([L.chatPerUser, account.userId]);
+      await app.rateLimit(...checks);
       return { answer: await support.chat(request.body.message, request.body.context, account?.userId) };
     },
   );
