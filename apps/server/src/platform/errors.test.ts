@@ -4,17 +4,20 @@ import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogMessages, newsMessages, notificationMessages, orderMessages, requestMessages } from '@keystore/contract';
-import { buildTestApp, type TestApp } from '../test/helper.ts';
+import { ordersTestApp, type OrdersTestApp } from '../modules/orders/test-kit.ts';
 import { registerErrorHandling } from './errors.ts';
 
-let t: TestApp;
+let t: OrdersTestApp;
+/** An admin's bearer header: protected routes check the session first (issue 13.8), then the path. */
+let signedIn: Record<string, string>;
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await ordersTestApp({ sync: false });
+  signedIn = (await t.buyer('admin')).headers;
 });
 afterAll(() => t.close());
 
-const call = (method: 'GET' | 'POST', url: string, payload?: string, contentType = 'application/json') =>
-  t.app.inject({ method, url, ...(payload === undefined ? {} : { payload, headers: { 'content-type': contentType } }) });
+const call = (method: 'GET' | 'POST', url: string, payload?: string, contentType = 'application/json', headers: Record<string, string> = {}) =>
+  t.app.inject({ method, url, headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': contentType }) }, ...(payload === undefined ? {} : { payload }) });
 
 describe('ids in paths', () => {
   it.each([
@@ -27,7 +30,7 @@ describe('ids in paths', () => {
     ['POST', '/api/payments/test/%00', orderMessages.orderNotFound],
     ['POST', '/api/admin/orders/%00/refund', orderMessages.orderNotFound],
   ] as const)('%s %s: an id that cannot exist is a 404 with the route’s message', async (method, url, message) => {
-    const answer = await call(method, url);
+    const answer = await call(method, url, undefined, undefined, signedIn);
     expect(answer.statusCode).toBe(404);
     expect(answer.json()).toEqual({ error: message });
   });
