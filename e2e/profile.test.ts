@@ -152,6 +152,7 @@ describe('the profile and the library', () => {
     // A token alone does not delete: the password is asked again.
     await dialog.getByRole('button', { name: 'Delete account' }).click();
     await expect.poll(() => dialog.getByText('Current password is required').isVisible()).toBe(true);
+    await screenshot(page, 'profile-delete-required-1280');
     await dialog.getByLabel('Your password', { exact: true }).fill(account.password);
     await dialog.getByRole('button', { name: 'Delete account' }).click();
 

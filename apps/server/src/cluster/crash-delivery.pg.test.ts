@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameListAnswer } from '@keystore/contract';
 import { openDatabase, queryRows, type Database } from '../db/client.ts';
 import { FakeKinguin, kinguinProduct } from '../test/fake-kinguin.ts';
-import { customersIn, eventually, purchase, scratchDatabase, SHARED_POSTGRES, startInstance, type Instance } from './cluster-kit.ts';
+import { customersIn, eventually, purchase, scratchDatabase, SHARED_POSTGRES, startInstance, type Instance } from '../test/cluster-kit.ts';
 
 const BUYERS = 24;
 

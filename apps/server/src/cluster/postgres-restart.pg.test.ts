@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { GameListAnswer } from '@keystore/contract';
-import { canRunOwnPostgres, eventually, ownPostgres, SHARED_POSTGRES, startInstance, type Instance, type OwnPostgres } from './cluster-kit.ts';
+import { canRunOwnPostgres, eventually, ownPostgres, SHARED_POSTGRES, startInstance, type Instance, type OwnPostgres } from '../test/cluster-kit.ts';
 
 describe.skipIf(!SHARED_POSTGRES || !canRunOwnPostgres)('PostgreSQL restarted under a running instance', () => {
   let database: OwnPostgres;

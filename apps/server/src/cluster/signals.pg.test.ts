@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameListAnswer } from '@keystore/contract';
 import { freePort } from '../../../../scripts/server-process.ts';
 import { FakeKinguin, kinguinProduct } from '../test/fake-kinguin.ts';
-import { CLUSTER_SECRETS, customersIn, eventually, politely, scratchDatabase, SHARED_POSTGRES } from './cluster-kit.ts';
+import { CLUSTER_SECRETS, customersIn, eventually, politely, scratchDatabase, SHARED_POSTGRES } from '../test/cluster-kit.ts';
 
 const START_SCRIPT = path.join(import.meta.dirname, '../../../../scripts/start.ts');
 

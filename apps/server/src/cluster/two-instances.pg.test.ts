@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameListAnswer, Order, Purchase, User } from '@keystore/contract';
 import { openDatabase, queryRows, type Database } from '../db/client.ts';
 import { multipart } from '../test/multipart.ts';
-import { customerOver, customersIn, eventually, purchase, scratchDatabase, SHARED_POSTGRES, startInstance, type Instance } from './cluster-kit.ts';
+import { customerOver, customersIn, eventually, purchase, scratchDatabase, SHARED_POSTGRES, startInstance, type Instance } from '../test/cluster-kit.ts';
 
 describe.skipIf(!SHARED_POSTGRES)('two instances on one PostgreSQL', () => {
   let scratch: Awaited<ReturnType<typeof scratchDatabase>>;

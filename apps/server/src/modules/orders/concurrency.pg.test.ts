@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateOrderAnswer, TestPaymentAnswer } from '@keystore/contract';
 import { queryRows } from '../../db/client.ts';
-import { politely } from '../../cluster/cluster-kit.ts';
+import { politely } from '../../test/cluster-kit.ts';
 import { ordersTestApp, PAYING_CARD, type Buyer, type OrdersTestApp } from './test-kit.ts';
 
 const BUYERS = 100;

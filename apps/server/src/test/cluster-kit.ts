@@ -13,7 +13,7 @@ import { openDatabase } from '../db/client.ts';
 import { SessionService } from '../modules/auth/sessions.ts';
 import { UsersService } from '../modules/users/service.ts';
 import { hashPassword } from '../platform/passwords.ts';
-import { testConfig } from '../test/helper.ts';
+import { testConfig } from './helper.ts';
 
 const MAIN = path.join(import.meta.dirname, '../main.ts');
 
