@@ -4,7 +4,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountMessages, type Role } from '@keystore/contract';
 import { Forbidden, Unauthorized } from '../../platform/errors.ts';
-import type { RateRule } from '../../platform/rate-limit.ts';
 import type { AuthService } from './service.ts';
 import type { SessionService } from './sessions.ts';
 
@@ -30,8 +29,6 @@ declare module 'fastify' {
     accountOf: (request: FastifyRequest) => Promise<Account | undefined>;
     /** Accounts: sign-up, login, codes, sessions (`app.auth.endSessions`), account mails. */
     auth: AuthService;
-    /** Counts a call under each rule (shared through Redis when configured); 429 with Retry-After when over. */
-    rateLimit: (...checks: Array<[rule: RateRule, subject: string]>) => Promise<void>;
   }
   interface FastifyRequest {
     /** Set by `app.authenticate` / `app.requireAdmin`; read it only in routes that use one of them. */
@@ -66,11 +63,19 @@ export function registerAuthentication(app: FastifyInstance, sessions: SessionSe
   };
 
   // A stale or foreign token makes the caller anonymous rather than failing a call anyone may make.
-  const accountOf = (request: FastifyRequest): Promise<Account | undefined> =>
-    accountFor(request).catch((error: unknown) => {
-      if (error instanceof Unauthorized) return undefined;
-      throw error;
-    });
+  // Asked once per request, however many times (a per-user limit, then the handler).
+  const asked = new WeakMap<FastifyRequest, Promise<Account | undefined>>();
+  const accountOf = (request: FastifyRequest): Promise<Account | undefined> => {
+    let account = asked.get(request);
+    if (!account) {
+      account = accountFor(request).catch((error: unknown) => {
+        if (error instanceof Unauthorized) return undefined;
+        throw error;
+      });
+      asked.set(request, account);
+    }
+    return account;
+  };
 
   const requireAdmin: AuthHook = async (request, reply) => {
     await authenticate(request, reply);

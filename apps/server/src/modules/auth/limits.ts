@@ -1,18 +1,23 @@
-// Rate limits of the account API. Sized for a real shop: generous enough for a household or an
-// office behind one address (and for the browser journeys, which all come from 127.0.0.1), tight
-// enough that guessing passwords or codes, or mailing strangers, goes nowhere. Codes also die after
-// 5 wrong tries and resends wait 30 s, so these limits are the outer fence.
+// Rate limits of the account API (docs/decisions/016-abuse-limits.md). Sized for a real shop:
+// generous enough for a household or an office behind one address (and for the browser journeys,
+// which all come from 127.0.0.1), tight enough that guessing passwords or codes, or mailing
+// strangers, goes nowhere. Codes also die after 5 wrong tries, so these limits are the outer fence.
 import { accountMessages, RESEND_LOCK_SECONDS } from '@keystore/contract';
-import { TooManyRequests } from '../../platform/errors.ts';
-import type { RateLimiter, RateRule } from '../../platform/rate-limit.ts';
+import { addressKey, type LimitRule, type Limits } from '../../platform/limits.ts';
 
 const MINUTE = 60;
 
 export const AUTH_LIMITS = {
-  /** Password guesses against one account, from anywhere. */
-  loginPerAccount: { name: 'login-account', limit: 10, windowSeconds: 15 * MINUTE },
-  /** Password guesses from one address, across accounts. */
+  /** Sign-in attempts from one address, across accounts: the attacker's budget, strict whoever they aim at. */
   loginPerIp: { name: 'login-ip', limit: 60, windowSeconds: 15 * MINUTE },
+  /**
+   * Wrong passwords for one account from addresses it has not proved (see LoginThrottle): past
+   * this, those addresses no longer learn whether a password was right.
+   */
+  loginFailuresPerAccount: { name: 'login-fail-account', limit: 10, windowSeconds: 15 * MINUTE },
+  /** A run of wrong passwords for one account from one address; past 5, each costs a doubling wait. */
+  loginFailuresPerPair: { name: 'login-fail-pair', limit: 1000, windowSeconds: 60 * MINUTE },
+  loginWait: { name: 'login-wait', limit: 1, windowSeconds: 15 * MINUTE },
   registerPerIp: { name: 'register-ip', limit: 30, windowSeconds: 60 * MINUTE },
   /** The sign-up form checks availability as the visitor types. */
   checksPerIp: { name: 'check-ip', limit: 300, windowSeconds: 15 * MINUTE },
@@ -23,22 +28,65 @@ export const AUTH_LIMITS = {
    * The 30-second resend lock, per normalised e-mail and whether or not an account has it: a lock
    * kept on the account's last code answered 429 only for real accounts, which told who is one.
    */
-  resendVerificationLock: { name: 'resend-lock-verify-email', limit: 1, windowSeconds: RESEND_LOCK_SECONDS },
-  resendNewDeviceLock: { name: 'resend-lock-new-device', limit: 1, windowSeconds: RESEND_LOCK_SECONDS },
+  resendVerificationLock: { name: 'resend-lock-verify-email', limit: 1, windowSeconds: RESEND_LOCK_SECONDS, message: accountMessages.resendTooSoon },
+  resendNewDeviceLock: { name: 'resend-lock-new-device', limit: 1, windowSeconds: RESEND_LOCK_SECONDS, message: accountMessages.resendTooSoon },
   /** Code and reset-token attempts from one address. */
   verifyPerIp: { name: 'verify-ip', limit: 60, windowSeconds: 15 * MINUTE },
-} as const satisfies Record<string, RateRule>;
+} as const satisfies Record<string, LimitRule>;
 
-/** Counts the call under each rule; the first rule over its limit answers 429 with Retry-After. */
-export async function enforce(limiter: RateLimiter, ...checks: Array<[rule: RateRule, subject: string]>): Promise<void> {
-  const verdicts = await Promise.all(checks.map(([rule, subject]) => limiter.hit(rule, subject)));
-  for (const verdict of verdicts) {
-    if (!verdict.allowed) throw new TooManyRequests(accountMessages.tooManyRequests(verdict.retryAfterSeconds), verdict.retryAfterSeconds);
+/** Wrong passwords in a row from one address before each further one makes it wait. */
+export const FREE_WRONG_PASSWORDS = 5;
+/** The longest wait, however long the run. */
+export const MAX_LOGIN_WAIT_SECONDS = 15 * MINUTE;
+
+/** The wait after the `run`-th wrong password in a row: none for the first five, then 1 s, 2 s, 4 s … up to 15 minutes. */
+export function loginWaitSeconds(run: number): number {
+  return run < FREE_WRONG_PASSWORDS ? 0 : Math.min(2 ** (run - FREE_WRONG_PASSWORDS), MAX_LOGIN_WAIT_SECONDS);
+}
+
+/**
+ * Throttles password guessing without letting anyone lock the owner out (ASVS 6.3, OWASP's
+ * "throttle the attacker, not the owner"):
+ * - one address's run of wrong passwords for one account earns doubling waits, and a right
+ *   password ends the run;
+ * - wrong passwords from addresses the account has not proved are counted per account; past the
+ *   limit, such an address gets the new-device answer whatever the password (a code is mailed only
+ *   when it was right), so guessing learns nothing, while the owner still signs in: at once from a
+ *   proved address, with the e-mailed code (the second factor) from any other.
+ * The per-address limit on every attempt stays strict (a route limit).
+ */
+export class LoginThrottle {
+  private readonly limits: Limits;
+
+  constructor(limits: Limits) {
+    this.limits = limits;
+  }
+
+  /** Before the password is checked: 429 while this address waits after a run of wrong ones. */
+  async admit(email: string, ip: string): Promise<void> {
+    await this.limits.assertAllowed(AUTH_LIMITS.loginWait, pair(email, ip));
+  }
+
+  /** Whether this account is being guessed at from unproved addresses past its limit. */
+  async underAttack(email: string): Promise<boolean> {
+    return !(await this.limits.peek(AUTH_LIMITS.loginFailuresPerAccount, email)).allowed;
+  }
+
+  async failed(email: string, ip: string, provedAddress: boolean): Promise<void> {
+    const key = pair(email, ip);
+    const { count } = await this.limits.hit(AUTH_LIMITS.loginFailuresPerPair, key);
+    const wait = loginWaitSeconds(count);
+    await Promise.all([
+      wait > 0 ? this.limits.block(AUTH_LIMITS.loginWait, key, wait) : undefined,
+      provedAddress ? undefined : this.limits.hit(AUTH_LIMITS.loginFailuresPerAccount, email),
+    ]);
+  }
+
+  async succeeded(email: string, ip: string): Promise<void> {
+    await this.limits.forget(AUTH_LIMITS.loginFailuresPerPair, pair(email, ip));
   }
 }
 
-/** Takes the resend lock of `email` under `rule`; while it is held, 429 with the seconds left. */
-export async function holdResendLock(limiter: RateLimiter, rule: RateRule, email: string): Promise<void> {
-  const verdict = await limiter.hit(rule, email);
-  if (!verdict.allowed) throw new TooManyRequests(accountMessages.resendTooSoon(verdict.retryAfterSeconds), verdict.retryAfterSeconds);
+function pair(email: string, ip: string): string {
+  return `${email}|${addressKey(ip)}`;
 }

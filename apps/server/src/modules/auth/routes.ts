@@ -19,8 +19,8 @@ import {
   sessionSchema,
 } from '@keystore/contract';
 import { clientIp } from '../../platform/client-ip.ts';
-import type { RateLimiter } from '../../platform/rate-limit.ts';
-import { AUTH_LIMITS as L, enforce, holdResendLock } from './limits.ts';
+import { perAddress, perBodyField } from '../../platform/limits.ts';
+import { AUTH_LIMITS as L } from './limits.ts';
 import type { AuthService, Device } from './service.ts';
 
 const errors = { 400: errorSchema, 429: errorSchema } as const;
@@ -31,10 +31,11 @@ function device(request: FastifyRequest): Device {
 }
 
 /** /api/auth (SPEC §7, DESIGN §4): sign-up, verification, login, new device, recovery, logout. */
-export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: RateLimiter }> = async (app, { auth, limiter }) => {
+export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
   app.post(
     '/api/auth/register',
     {
+      config: { limits: [perAddress(L.registerPerIp)] },
       schema: {
         tags,
         summary: 'Create an unverified account and e-mail its 6-digit code and link',
@@ -43,25 +44,28 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
       },
     },
     async (request, reply) => {
-      await enforce(limiter, [L.registerPerIp, clientIp(request)]);
       return reply.code(201).send({ message: await auth.register(request.body) });
     },
   );
 
   app.post(
     '/api/auth/check-username',
-    { schema: { tags, summary: 'Whether a username is free', body: checkUsernameRequestSchema, response: { 200: availabilitySchema, ...errors } } },
+    {
+      config: { limits: [perAddress(L.checksPerIp)] },
+      schema: { tags, summary: 'Whether a username is free', body: checkUsernameRequestSchema, response: { 200: availabilitySchema, ...errors } },
+    },
     async (request) => {
-      await enforce(limiter, [L.checksPerIp, clientIp(request)]);
       return { available: await auth.usernameAvailable(request.body.username) };
     },
   );
 
   app.post(
     '/api/auth/check-email',
-    { schema: { tags, summary: 'Whether an e-mail is free', body: checkEmailRequestSchema, response: { 200: availabilitySchema, ...errors } } },
+    {
+      config: { limits: [perAddress(L.checksPerIp)] },
+      schema: { tags, summary: 'Whether an e-mail is free', body: checkEmailRequestSchema, response: { 200: availabilitySchema, ...errors } },
+    },
     async (request) => {
-      await enforce(limiter, [L.checksPerIp, clientIp(request)]);
       return { available: await auth.emailAvailable(request.body.email) };
     },
   );
@@ -69,10 +73,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
   app.post(
     '/api/auth/verify-email',
     {
+      config: { limits: [perAddress(L.verifyPerIp)] },
       schema: { tags, summary: 'Verify the e-mail with the code from the dialog', body: emailCodeRequestSchema, response: { 200: messageSchema, ...errors } },
     },
     async (request) => {
-      await enforce(limiter, [L.verifyPerIp, clientIp(request)]);
       return { message: await auth.verifyEmail(request.body.email, request.body.code, clientIp(request)) };
     },
   );
@@ -80,6 +84,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
   app.post(
     '/api/auth/verify-email-from-link',
     {
+      config: { limits: [perAddress(L.verifyPerIp)] },
       schema: {
         tags,
         summary: 'Verify the e-mail with the code from the e-mailed link (/confirm-email)',
@@ -88,17 +93,17 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
       },
     },
     async (request) => {
-      await enforce(limiter, [L.verifyPerIp, clientIp(request)]);
       return { success: true as const, message: await auth.verifyEmail(request.body.email, request.body.code, clientIp(request)) };
     },
   );
 
   app.post(
     '/api/auth/resend-verification',
-    { schema: { tags, summary: 'E-mail a new verification code', body: emailRequestSchema, response: { 200: messageSchema, ...errors } } },
+    {
+      config: { limits: [perAddress(L.resendPerIp), perBodyField(L.resendVerificationLock, 'email')] },
+      schema: { tags, summary: 'E-mail a new verification code', body: emailRequestSchema, response: { 200: messageSchema, ...errors } },
+    },
     async (request) => {
-      await enforce(limiter, [L.resendPerIp, clientIp(request)]);
-      await holdResendLock(limiter, L.resendVerificationLock, request.body.email);
       return { message: await auth.resendVerification(request.body.email) };
     },
   );
@@ -106,6 +111,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
   app.post(
     '/api/auth/login',
     {
+      config: { limits: [perAddress(L.loginPerIp)] },
       schema: {
         tags,
         summary: 'Sign in: a session, or a code e-mailed first when the address is new to the account',
@@ -114,7 +120,6 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
       },
     },
     async (request) => {
-      await enforce(limiter, [L.loginPerIp, clientIp(request)], [L.loginPerAccount, request.body.email]);
       return auth.login(request.body, device(request));
     },
   );
@@ -122,6 +127,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
   app.post(
     '/api/auth/verify-new-device',
     {
+      config: { limits: [perAddress(L.verifyPerIp)] },
       schema: {
         tags,
         summary: 'Finish a login from a new address with the e-mailed code',
@@ -130,17 +136,17 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
       },
     },
     async (request) => {
-      await enforce(limiter, [L.verifyPerIp, clientIp(request)]);
       return auth.verifyNewDevice(request.body.email, request.body.code, device(request));
     },
   );
 
   app.post(
     '/api/auth/resend-new-device-code',
-    { schema: { tags, summary: 'E-mail a new code for a login waiting on one', body: emailRequestSchema, response: { 200: messageSchema, ...errors } } },
+    {
+      config: { limits: [perAddress(L.resendPerIp), perBodyField(L.resendNewDeviceLock, 'email')] },
+      schema: { tags, summary: 'E-mail a new code for a login waiting on one', body: emailRequestSchema, response: { 200: messageSchema, ...errors } },
+    },
     async (request) => {
-      await enforce(limiter, [L.resendPerIp, clientIp(request)]);
-      await holdResendLock(limiter, L.resendNewDeviceLock, request.body.email);
       return { message: await auth.resendNewDeviceCode(request.body.email) };
     },
   );
@@ -148,6 +154,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
   app.post(
     '/api/auth/forgot-password',
     {
+      config: { limits: [perAddress(L.forgotPerIp), perBodyField(L.forgotPerEmail, 'email')] },
       schema: {
         tags,
         summary: 'E-mail a password reset link (same answer whether or not the account exists)',
@@ -156,7 +163,6 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
       },
     },
     async (request) => {
-      await enforce(limiter, [L.forgotPerIp, clientIp(request)], [L.forgotPerEmail, request.body.email]);
       return { message: await auth.forgotPassword(request.body.email) };
     },
   );
@@ -164,6 +170,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
   app.post(
     '/api/auth/reset-password',
     {
+      config: { limits: [perAddress(L.verifyPerIp)] },
       schema: {
         tags,
         summary: 'Set a new password with the e-mailed token; ends every session of the account',
@@ -172,7 +179,6 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService; limiter: Rat
       },
     },
     async (request) => {
-      await enforce(limiter, [L.verifyPerIp, clientIp(request)]);
       return { message: await auth.resetPassword(request.body) };
     },
   );

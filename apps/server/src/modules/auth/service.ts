@@ -20,6 +20,7 @@ import { hashPassword, passwordMatches } from '../../platform/passwords.ts';
 import { keyedHasher, randomDigits, randomToken, sha256 } from '../../platform/tokens.ts';
 import type { UserRow, UsersService } from '../users/service.ts';
 import { AccountCodes, type Consumed } from './codes.ts';
+import type { LoginThrottle } from './limits.ts';
 import { SessionService } from './sessions.ts';
 import { isTrustedIp, trustIp } from './trusted-ips.ts';
 
@@ -34,6 +35,9 @@ export interface AccountEvents {
   passwordChanged(userId: string): void;
   newDeviceLogin(userId: string, ip: string): void;
 }
+
+/** Stands for an unknown e-mail's account in lookups that must cost the same either way. */
+const NO_ACCOUNT = '';
 
 const codeMessages: Record<Exclude<Consumed, { ok: true }>['reason'], string> = {
   invalid: accountMessages.codeInvalid,
@@ -53,8 +57,18 @@ export class AuthService {
   /** Reset links being written after their answer went out; awaited by `settle`. */
   private readonly pending = new Set<Promise<void>>();
 
-  constructor(database: Database, config: Config, users: UsersService, mailer: Mailer, log: FastifyBaseLogger, events?: AccountEvents) {
+  private readonly throttle: LoginThrottle | undefined;
+
+  constructor(
+    database: Database,
+    config: Config,
+    users: UsersService,
+    mailer: Mailer,
+    log: FastifyBaseLogger,
+    { events, throttle }: { events?: AccountEvents | undefined; throttle?: LoginThrottle | undefined } = {},
+  ) {
     this.events = events;
+    this.throttle = throttle;
     this.log = log;
     this.database = database;
     this.users = users;
@@ -112,14 +126,31 @@ export class AuthService {
 
   /**
    * Checks the password. Unknown e-mail and wrong password cost the same time and get the same
-   * answer; from an address the account has not verified, a code is e-mailed instead of a session.
+   * answer; from an address the account has not proved, a code is e-mailed instead of a session.
+   * Guessing is throttled by the LoginThrottle (limits.ts): a run of wrong passwords from one
+   * address earns doubling waits, and once an account is guessed at from unproved addresses, those
+   * addresses get the new-device answer whatever the password, so they learn nothing.
    */
   async login(input: { email: string; password: string }, device: Device): Promise<LoginAnswer> {
-    const user = await this.users.findByEmail(input.email);
+    const { email } = input;
+    await this.throttle?.admit(email, device.ip);
+    const user = await this.users.findByEmail(email);
+    // The same lookup for an unknown e-mail, so both take the same time.
+    const proved = await isTrustedIp(this.database.db, user?.id ?? NO_ACCOUNT, device.ip);
+    const hidden = !proved && (await this.throttle?.underAttack(email)) === true;
     const matches = await passwordMatches(user?.passwordHash, input.password);
-    if (!user || !matches) throw new Unauthorized(accountMessages.invalidCredentials);
-    if (!user.emailVerifiedAt) throw new Forbidden(accountMessages.verifyEmailFirst);
-    if (!(await isTrustedIp(this.database.db, user.id, device.ip))) {
+    if (!user || !matches) {
+      await this.throttle?.failed(email, device.ip, proved);
+      if (hidden) return { twoFactorRequired: true, message: accountMessages.newDeviceCodeSent };
+      throw new Unauthorized(accountMessages.invalidCredentials);
+    }
+    await this.throttle?.succeeded(email, device.ip);
+    // Past the limit an unverified account answers like any other, or its answer would tell a right guess.
+    if (!user.emailVerifiedAt) {
+      if (hidden) return { twoFactorRequired: true, message: accountMessages.newDeviceCodeSent };
+      throw new Forbidden(accountMessages.verifyEmailFirst);
+    }
+    if (!proved) {
       await this.sendNewDeviceCode(user, device.ip);
       this.events?.newDeviceLogin(user.id, device.ip);
       return { twoFactorRequired: true, message: accountMessages.newDeviceCodeSent };

@@ -15,9 +15,9 @@ import {
   newsMessages,
   newsSchema,
 } from '@keystore/contract';
-import { clientIp } from '../../platform/client-ip.ts';
 import { HttpError, Invalid, NotFound } from '../../platform/errors.ts';
 import { formError } from '../../platform/form-errors.ts';
+import { perAddress, perUser } from '../../platform/limits.ts';
 import { sendImage } from '../../platform/image-store.ts';
 import { NEWS_COVER_URL_PREFIX } from './covers.ts';
 import { NEWS_LIMITS as L } from './limits.ts';
@@ -65,6 +65,7 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
     '/api/news/generate-text',
     {
       onRequest: app.requireAdmin,
+      config: { limits: [perUser(L.generateTextPerUser), perAddress(L.generateTextPerIp)] },
       schema: {
         tags: ['news'],
         summary: 'Drafts a news item about a topic (admin): by the AI provider, or offline from the catalogue',
@@ -74,7 +75,6 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
       },
     },
     async (request) => {
-      await app.rateLimit([L.generateTextPerUser, request.account.userId], [L.generateTextPerIp, clientIp(request)]);
       return news.generateText(request.body.topic);
     },
   );
@@ -83,6 +83,7 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
     '/api/news/generate-image',
     {
       onRequest: app.requireAdmin,
+      config: { limits: [perUser(L.generateImagePerUser), perAddress(L.generateImagePerIp)] },
       schema: {
         tags: ['news'],
         summary: 'Makes a cover for a draft’s title (admin): drawn by the AI provider, or rendered from the title',
@@ -92,7 +93,6 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
       },
     },
     async (request) => {
-      await app.rateLimit([L.generateImagePerUser, request.account.userId], [L.generateImagePerIp, clientIp(request)]);
       return { coverImage: await news.generateImage(request.body.title) };
     },
   );

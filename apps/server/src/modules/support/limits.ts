@@ -1,6 +1,6 @@
 // Rate limits of /api/support. A message mails our team and the sender, so the form is kept to what
 // a person writes; the chat allows a brisk conversation but not a script that would run up the AI bill.
-import type { RateRule } from '../../platform/rate-limit.ts';
+import type { LimitRule } from '../../platform/limits.ts';
 
 const MINUTE = 60;
 
@@ -12,4 +12,4 @@ export const SUPPORT_LIMITS = {
   chatPerIp: { name: 'support-chat-ip', limit: 60, windowSeconds: 10 * MINUTE },
   /** A signed-in customer's chat across addresses (a script can rotate addresses, not accounts). */
   chatPerUser: { name: 'support-chat-user', limit: 60, windowSeconds: 10 * MINUTE },
-} as const satisfies Record<string, RateRule>;
+} as const satisfies Record<string, LimitRule>;

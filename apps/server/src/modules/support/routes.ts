@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { chatAnswerSchema, chatRequestSchema, errorSchema, feedbackRequestSchema, messageSchema } from '@keystore/contract';
 import { clientIp } from '../../platform/client-ip.ts';
-import type { RateRule } from '../../platform/rate-limit.ts';
+import { perAddress, perBodyField, type LimitSubject } from '../../platform/limits.ts';
 import { SUPPORT_LIMITS as L } from './limits.ts';
 import type { SupportService } from './service.ts';
 
@@ -10,9 +10,13 @@ const tags = ['support'];
 
 /** /api/support (SPEC §7): the e-mail form and the chat; a bearer token is optional and tells who is writing. */
 export const supportRoutes: FastifyPluginAsyncZod<{ support: SupportService }> = async (app, { support }) => {
+  /** A signed-in writer (the token is optional here); anonymous chat counts per address only. */
+  const signedInUser: LimitSubject = async (request) => (await app.accountOf(request))?.userId;
+
   app.post(
     '/api/support/feedback',
     {
+      config: { limits: [perAddress(L.feedbackPerIp), perBodyField(L.feedbackPerEmail, 'email')] },
       schema: {
         tags,
         summary: 'Send a message to the support team; the sender gets an acknowledgement',
@@ -22,7 +26,6 @@ export const supportRoutes: FastifyPluginAsyncZod<{ support: SupportService }> =
     },
     async (request) => {
       const ip = clientIp(request);
-      await app.rateLimit([L.feedbackPerIp, ip], [L.feedbackPerEmail, request.body.email]);
       const account = await app.accountOf(request);
       return { message: await support.sendFeedback({ ...request.body, userId: account?.userId, ip }) };
     },
@@ -31,6 +34,7 @@ export const supportRoutes: FastifyPluginAsyncZod<{ support: SupportService }> =
   app.post(
     '/api/support/chat',
     {
+      config: { limits: [perAddress(L.chatPerIp), { rule: L.chatPerUser, by: signedInUser }] },
       schema: {
         tags,
         summary: "The support assistant's answer to a message, given the chat so far",
@@ -40,9 +44,6 @@ export const supportRoutes: FastifyPluginAsyncZod<{ support: SupportService }> =
     },
     async (request) => {
       const account = await app.accountOf(request);
-      const checks: Array<[RateRule, string]> = [[L.chatPerIp, clientIp(request)]];
-      if (account) checks.push([L.chatPerUser, account.userId]);
-      await app.rateLimit(...checks);
       return { answer: await support.chat(request.body.message, request.body.context, account?.userId) };
     },
   );

@@ -13,6 +13,7 @@ import {
 } from '@keystore/contract';
 import { HttpError, Invalid, NotFound, Unauthorized } from '../../platform/errors.ts';
 import { formError } from '../../platform/form-errors.ts';
+import { perUser, type LimitRule } from '../../platform/limits.ts';
 import { sendImage } from '../../platform/image-store.ts';
 import { AVATAR_URL_PREFIX, type UsersService } from './service.ts';
 
@@ -20,7 +21,7 @@ import { AVATAR_URL_PREFIX, type UsersService } from './service.ts';
  * Guesses of the current password through a stolen session, by a password change or an account
  * deletion alike (one count for both): the login limits do not see them.
  */
-const PASSWORD_GUESSES = { name: 'password-change-account', limit: 10, windowSeconds: 15 * 60 } as const;
+const PASSWORD_GUESSES = { name: 'password-change-account', limit: 10, windowSeconds: 15 * 60 } as const satisfies LimitRule;
 
 const bearer = [{ bearerAuth: [] }];
 
@@ -66,6 +67,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     '/api/users/password',
     {
       onRequest: app.authenticate,
+      config: { limits: [perUser(PASSWORD_GUESSES)] },
       schema: {
         tags: ['users'],
         summary: 'Changes the password and signs out every other device',
@@ -76,7 +78,6 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     },
     async (request) => {
       const { userId, sessionId } = request.account;
-      await app.rateLimit([PASSWORD_GUESSES, userId]);
       await users.changePassword(userId, request.body.currentPassword, request.body.newPassword);
       await app.auth.endSessions(userId, { except: sessionId });
       await app.auth.notifyPasswordChanged(await caller(request));
@@ -88,6 +89,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     '/api/users/profile',
     {
       onRequest: app.authenticate,
+      config: { limits: [perUser(PASSWORD_GUESSES)] },
       schema: {
         tags: ['users'],
         summary: 'Deletes the account, its avatar and every session after the password is typed again; orders are kept anonymised; mails a notice',
@@ -98,7 +100,6 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     },
     async (request) => {
       const { userId } = request.account;
-      await app.rateLimit([PASSWORD_GUESSES, userId]);
       const former = await users.deleteAccount(userId, request.body.currentPassword);
       await app.auth.notifyAccountDeleted(former);
       return { message: accountMessages.accountDeleted };

@@ -2,10 +2,10 @@ import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { accountMessages } from '@keystore/contract';
-import type { Database } from '../../db/client.ts';
-import { buildTestApp, freshDatabase, type TestApp } from '../../test/helper.ts';
-import { AUTH_LIMITS } from './limits.ts';
-import { authTestApp, type AuthTestApp } from './test-kit.ts';
+import type { Database } from '../db/client.ts';
+import { AUTH_LIMITS, FREE_WRONG_PASSWORDS } from '../modules/auth/limits.ts';
+import { authTestApp, HOME_IP, type AuthTestApp } from '../modules/auth/test-kit.ts';
+import { buildTestApp, freshDatabase, type TestApp } from '../test/helper.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 /** The Redis test runs where a Redis answers (the CI machine may have none). */
@@ -34,16 +34,61 @@ describe('rate limits', () => {
   });
   afterAll(() => t.close());
 
-  it('stops password guesses against one account from any address, and leaves other accounts alone', async () => {
+  it('lets the owner in while an account is guessed at from everywhere, and tells the guessers nothing', async () => {
     const victim = await t.verifiedCustomer();
-    const { limit, windowSeconds } = AUTH_LIMITS.loginPerAccount;
+    const { limit } = AUTH_LIMITS.loginFailuresPerAccount;
     for (let i = 0; i < limit; i += 1) {
       const guess = await t.post('/api/auth/login', { email: victim.email, password: `Guess${i}x` }, { ip: `192.0.2.${i + 1}` });
       expect(guess.statusCode).toBe(401);
     }
-    expectTooMany(await t.post('/api/auth/login', { email: victim.email, password: victim.password }, { ip: '192.0.2.200' }), windowSeconds);
-    const bystander = await t.verifiedCustomer();
-    expect(await t.login(bystander.email, bystander.password)).toBeTruthy();
+    // Past the limit a guess from an address the account has not proved gets the new-device answer, and no mail goes out.
+    const mailsBefore = await t.mailsTo(victim.email);
+    const blind = await t.post('/api/auth/login', { email: victim.email, password: 'Guess99x' }, { ip: '192.0.2.150' });
+    expect(blind.statusCode).toBe(200);
+    expect(blind.json()).toEqual({ twoFactorRequired: true, message: accountMessages.newDeviceCodeSent });
+    expect(await t.mailsTo(victim.email)).toBe(mailsBefore);
+    expect((await t.post('/api/auth/verify-new-device', { email: victim.email, code: '000000' }, { ip: '192.0.2.150' })).statusCode).toBe(400);
+    // An unknown e-mail answers the same, so the answer does not tell who has an account either.
+    expect((await t.post('/api/auth/login', { email: 'nobody.here@gmail.com', password: 'Guess99x' }, { ip: '192.0.2.151' })).statusCode).toBe(401);
+
+    // The owner: at once from their own address (the old limit answered 429 here for 15 minutes) …
+    expect(await t.login(victim.email, victim.password, HOME_IP)).toBeTruthy();
+    // … and from a new address with the e-mailed code, the second factor.
+    const away = await t.post('/api/auth/login', { email: victim.email, password: victim.password }, { ip: '192.0.2.200' });
+    expect(away.json()).toEqual({ twoFactorRequired: true, message: accountMessages.newDeviceCodeSent });
+    expect(await t.mailsTo(victim.email)).toBe(mailsBefore + 1);
+  });
+
+  it('makes a run of wrong passwords from one address wait longer and longer, and only that address', async () => {
+    const customer = await t.verifiedCustomer();
+    const attacker = '192.0.2.77';
+    const guess = () => t.post('/api/auth/login', { email: customer.email, password: 'WrongPass1' }, { ip: attacker });
+    for (let i = 0; i < FREE_WRONG_PASSWORDS; i += 1) expect((await guess()).statusCode).toBe(401);
+    const first = await guess();
+    expectTooMany(first, 1);
+    // Meanwhile the owner signs in from home.
+    expect(await t.login(customer.email, customer.password)).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await guess()).statusCode).toBe(401);
+    const second = await guess();
+    expect(second.statusCode).toBe(429);
+    expect(Number(second.headers['retry-after'])).toBe(2);
+  });
+
+  it('keeps the limit per address strict, whichever accounts it tries', async () => {
+    const { limit, windowSeconds } = AUTH_LIMITS.loginPerIp;
+    const ip = '192.0.2.240';
+    for (let i = 0; i < limit; i += 1) {
+      expect((await t.post('/api/auth/login', { email: `someone${i}@gmail.com`, password: 'Guess1x' }, { ip })).statusCode).toBe(401);
+    }
+    expectTooMany(await t.post('/api/auth/login', { email: 'another@gmail.com', password: 'Guess1x' }, { ip }), windowSeconds);
+    // IPv6 callers count per /64: moving within one's own block is no way around the limit.
+    const block = '2001:db8:77:1';
+    for (let i = 0; i < limit; i += 1) {
+      const response = await t.post('/api/auth/login', { email: `v6.${i}@gmail.com`, password: 'Guess1x' }, { ip: `${block}::${(i + 1).toString(16)}` });
+      expect(response.statusCode).toBe(401);
+    }
+    expectTooMany(await t.post('/api/auth/login', { email: 'v6.last@gmail.com', password: 'Guess1x' }, { ip: `${block}:ffff::1` }), windowSeconds);
   });
 
   it('stops one address from asking for mail again and again, and leaves other addresses alone', async () => {
