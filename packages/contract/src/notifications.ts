@@ -56,11 +56,19 @@ export const adminNotificationRequestSchema = z.object({
 });
 export type AdminNotificationRequest = z.input<typeof adminNotificationRequestSchema>;
 
-/** GET /api/notifications/stream query: EventSource cannot send headers, so credentials may come here. */
+/**
+ * GET /api/notifications/stream query: EventSource cannot send headers, so credentials may come
+ * here: a stream ticket (never the session token, which would land in logs and proxies), or a
+ * visitor's session id.
+ */
 export const notificationStreamQuerySchema = z.object({
-  token: safeText().max(4096).optional(),
+  ticket: safeText().max(1024).optional(),
   sessionId: safeText().max(128).optional(),
 });
+
+/** POST /api/notifications/stream-ticket: what opens the caller's stream once, within `expiresInSeconds`. */
+export const streamTicketSchema = z.object({ ticket: z.string(), expiresInSeconds: z.number().int() }).meta({ id: 'StreamTicket' });
+export type StreamTicket = z.infer<typeof streamTicketSchema>;
 
 /** What made a notification (the `kind` column). */
 export type NotificationKind = 'admin' | 'news' | 'order-paid' | 'keys-delivered' | 'payment-declined' | 'password-changed' | 'new-device';

@@ -11,12 +11,12 @@ describe('request URLs in the log (LOG_LEVEL=debug logs every request)', () => {
   afterAll(() => t.close());
 
   it('holds no token, code or session id sent in a query string', async () => {
-    await t.app.inject({ url: '/api/notifications/stream?token=SECRET-TOKEN-1' });
+    await t.app.inject({ url: '/api/notifications/stream?ticket=SECRET-TOKEN-1' });
     await t.app.inject({ url: '/reset-password?email=a%40gmail.com&token=SECRET-TOKEN-2' });
     await t.app.inject({ url: '/confirm-email?email=a%40gmail.com&code=SECRET-CODE-3' });
     await t.app.inject({ url: '/api/games?search=witcher&sessionId=SECRET-SESSION-4' });
 
-    expect(log.text()).toContain('"url":"/api/notifications/stream?token=[redacted]"');
+    expect(log.text()).toContain('"url":"/api/notifications/stream?ticket=[redacted]"');
     expect(log.text()).toContain('"url":"/api/games?search=witcher&sessionId=[redacted]"');
     expect(log.text()).not.toMatch(/SECRET-/);
   });

@@ -2,10 +2,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
 
 /**
- * Query parameters that carry a credential: the notification stream's `token` and `sessionId`, the
+ * Query parameters that carry a credential: the notification stream's `ticket` and `sessionId`, the
  * e-mailed `code` and reset `token` of the page links, and anything else named like a secret.
  */
-const SECRET_PARAMETER = /token|code|secret|password|session|signature|key/i;
+const SECRET_PARAMETER = /token|ticket|code|secret|password|session|signature|key/i;
 const REDACTED = '[redacted]';
 
 /** The URL with the value of each secret-looking query parameter replaced, everything else as sent. */

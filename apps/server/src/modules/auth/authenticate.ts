@@ -4,8 +4,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { accountMessages, type Role } from '@keystore/contract';
 import { Forbidden, Unauthorized } from '../../platform/errors.ts';
+import type { LimitRule } from '../../platform/limits.ts';
 import type { AuthService } from './service.ts';
-import type { SessionService } from './sessions.ts';
+import { STREAM_TICKET_SECONDS, type SessionClaims, type SessionService } from './sessions.ts';
 
 /** The signed-in caller of a request. */
 export interface Account {
@@ -22,6 +23,11 @@ declare module 'fastify' {
     authenticate: AuthHook;
     /** onRequest hook: like `authenticate`, and the caller must be an admin, else 403. */
     requireAdmin: AuthHook;
+    /**
+     * Signs the request in with a stream ticket (sessions.ts) instead of a bearer token: valid,
+     * unused and for a session still open, else 401. Each ticket is taken once.
+     */
+    authenticateTicket: (request: FastifyRequest, ticket: string) => Promise<void>;
     /**
      * The caller when the request carries a valid bearer token of an open session, else undefined:
      * for calls anyone may make that do more for a signed-in customer (the support chat).
@@ -43,6 +49,12 @@ export interface RoleLookup {
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
+/**
+ * A ticket's one use, counted like a limit of one: through Redis when configured, so every
+ * instance refuses a ticket another has taken; in memory otherwise, per instance.
+ */
+const TICKET_USE: LimitRule = { name: 'stream-ticket-use', limit: 1, windowSeconds: STREAM_TICKET_SECONDS };
+
 /** Decorates the app with `authenticate` and `requireAdmin` (on the root instance, so every module sees them). */
 export function registerAuthentication(app: FastifyInstance, sessions: SessionService, users: RoleLookup): void {
   app.decorateRequest('account', null as unknown as Account);
@@ -51,11 +63,20 @@ export function registerAuthentication(app: FastifyInstance, sessions: SessionSe
   const accountFor = async (request: FastifyRequest): Promise<Account> => {
     const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
     if (!token) throw new Unauthorized(accountMessages.authRequired);
-    const claims = await sessions.claimsOf(token);
+    return accountOfClaims(await sessions.claimsOf(token));
+  };
+
+  const accountOfClaims = async (claims: SessionClaims): Promise<Account> => {
     // Asked together: every authenticated request waits for both.
     const [open, user] = await Promise.all([sessions.isOpen(claims), users.findById(claims.userId)]);
     if (!open || !user) throw new Unauthorized(accountMessages.sessionExpired);
-    return { ...claims, role: user.role };
+    return { userId: claims.userId, sessionId: claims.sessionId, role: user.role };
+  };
+
+  const authenticateTicket = async (request: FastifyRequest, ticket: string): Promise<void> => {
+    const { ticketId, ...claims } = await sessions.claimsOfTicket(ticket);
+    if (!(await app.limits.hit(TICKET_USE, ticketId)).allowed) throw new Unauthorized(accountMessages.sessionExpired);
+    request.account = await accountOfClaims(claims);
   };
 
   const authenticate: AuthHook = async (request) => {
@@ -90,5 +111,6 @@ export function registerAuthentication(app: FastifyInstance, sessions: SessionSe
 
   app.decorate('authenticate', authenticate);
   app.decorate('requireAdmin', requireAdmin);
+  app.decorate('authenticateTicket', authenticateTicket);
   app.decorate('accountOf', accountOf);
 }

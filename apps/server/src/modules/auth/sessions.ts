@@ -1,7 +1,8 @@
 // Signed-in devices. A JWT (HS256) names its session row, so the server can end a token before it
 // expires: logout, a password change, a reset and account deletion all end rows here.
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { createHmac } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { accountMessages } from '@keystore/contract';
 import { preparedOnce, type Database } from '../../db/client.ts';
 import { sessions } from '../../db/schema.ts';
@@ -32,16 +33,35 @@ export interface SessionClaims {
   sessionId: string;
 }
 
+/**
+ * How long a stream ticket can open a notification stream. The browser's EventSource cannot send a
+ * header, so what opens it travels in the URL; a ticket (not the session token) is what may: it
+ * opens only a stream, once, within a minute, for a session still open.
+ */
+export const STREAM_TICKET_SECONDS = 60;
+
+/** A ticket's claims: the session it was asked for, and its own id (each ticket is used once). */
+export interface TicketClaims extends SessionClaims {
+  ticketId: string;
+}
+
+/** Tickets are signed with a key of their own, derived from the secret: neither kind of token passes for the other. */
+function ticketKey(secret: Uint8Array): Uint8Array {
+  return createHmac('sha256', secret).update('keystore notification-stream ticket').digest();
+}
+
 export class SessionService {
   private readonly key: Uint8Array;
   /** Keys a token may also be signed with: JWT_SECRET_PREVIOUS, so a rotation logs nobody out. */
   private readonly previousKeys: Uint8Array[];
+  private readonly ticketKeys: Uint8Array[];
   private readonly database: Database;
 
   constructor(database: Database, jwtSecret: string, previousSecrets: readonly string[] = []) {
     this.database = database;
     this.key = new TextEncoder().encode(jwtSecret);
     this.previousKeys = previousSecrets.map((secret) => new TextEncoder().encode(secret));
+    this.ticketKeys = [this.key, ...this.previousKeys].map(ticketKey);
   }
 
   /** Opens a session for the user and answers its bearer token. */
@@ -62,29 +82,51 @@ export class SessionService {
    * Throws Unauthorized otherwise. Whether the session is still open is `isOpen`'s part.
    */
   async claimsOf(token: string): Promise<SessionClaims> {
-    try {
-      const payload = await this.verified(token);
-      if (typeof payload.sid !== 'string' || !payload.sub) throw new Unauthorized(accountMessages.authRequired);
-      return { userId: payload.sub, sessionId: payload.sid };
-    } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) throw new Unauthorized(accountMessages.sessionExpired);
-      throw new Unauthorized(accountMessages.authRequired);
-    }
+    const payload = await this.verified(token, [this.key, ...this.previousKeys]);
+    return { userId: payload.sub!, sessionId: payload.sid as string };
   }
 
-  /** The payload of a token signed with the current secret or a previous one; jose's error otherwise. */
-  private async verified(token: string) {
+  /** A stream ticket for the session of `claims` (see STREAM_TICKET_SECONDS). */
+  issueStreamTicket(claims: SessionClaims): Promise<string> {
+    return new SignJWT({ sid: claims.sessionId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.userId)
+      .setJti(newId(16))
+      .setIssuedAt()
+      .setExpirationTime(`${STREAM_TICKET_SECONDS}s`)
+      .sign(this.ticketKeys[0]!);
+  }
+
+  /** What a stream ticket claims; Unauthorized when it is not one of ours or has expired. That it is used once is the caller's part. */
+  async claimsOfTicket(ticket: string): Promise<TicketClaims> {
+    const payload = await this.verified(ticket, this.ticketKeys);
+    if (typeof payload.jti !== 'string') throw new Unauthorized(accountMessages.authRequired);
+    return { userId: payload.sub!, sessionId: payload.sid as string, ticketId: payload.jti };
+  }
+
+  /**
+   * The payload of a token signed with one of `keys` (the current secret's first), naming a user
+   * and a session; Unauthorized otherwise.
+   */
+  private async verified(token: string, keys: Uint8Array[]): Promise<JWTPayload> {
     let failure: unknown;
-    for (const key of [this.key, ...this.previousKeys]) {
+    for (const key of keys) {
       try {
-        return (await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp'] })).payload;
+        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], requiredClaims: ['sub', 'exp'] });
+        if (typeof payload.sid !== 'string') throw new Unauthorized(accountMessages.authRequired);
+        return payload;
       } catch (error) {
         // Only a signature made with another secret tries the next one; an expired token is final.
-        if (!(error instanceof joseErrors.JWSSignatureVerificationFailed)) throw error;
+        if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
+          failure = error;
+          continue;
+        }
         failure = error;
+        break;
       }
     }
-    throw failure;
+    if (failure instanceof joseErrors.JWTExpired) throw new Unauthorized(accountMessages.sessionExpired);
+    throw new Unauthorized(accountMessages.authRequired);
   }
 
   /** Whether the session is still open: not ended, not expired. */

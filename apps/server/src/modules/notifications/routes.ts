@@ -9,7 +9,9 @@ import {
   notificationMessages,
   notificationSchema,
   notificationStreamQuerySchema,
+  streamTicketSchema,
 } from '@keystore/contract';
+import { STREAM_TICKET_SECONDS } from '../auth/sessions.ts';
 import { clientIp } from '../../platform/client-ip.ts';
 import { HttpError, TooManyRequests, Unauthorized } from '../../platform/errors.ts';
 import type { NotificationsService } from './service.ts';
@@ -79,28 +81,43 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
     async (request, reply) => reply.code(201).send(await notifications.publish({ ...request.body, kind: 'admin' })),
   );
 
+  app.post(
+    '/api/notifications/stream-ticket',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['notifications'],
+        summary: 'A ticket that opens the caller’s notification stream once, within a minute (EventSource cannot send the bearer header)',
+        security: bearer,
+        response: { 200: streamTicketSchema, 401: errorSchema },
+      },
+    },
+    async (request) => ({ ticket: await app.auth.sessions.issueStreamTicket(request.account), expiresInSeconds: STREAM_TICKET_SECONDS }),
+  );
+
   app.get(
     '/api/notifications/stream',
     {
-      // The browser's EventSource cannot set headers, so the token or the visitor's session id may
-      // also come in the query string; a header, when present, wins.
-      preHandler: async (request, reply) => {
-        const { token } = request.query as z.infer<typeof notificationStreamQuerySchema>;
-        if (!request.headers.authorization && token) request.headers.authorization = `Bearer ${token}`;
-        if (request.headers.authorization) await app.authenticate(request, reply);
+      // The browser's EventSource cannot set headers, so a stream ticket or the visitor's session id
+      // may come in the query string instead; an Authorization header, when present, wins.
+      onRequest: async (request, reply) => {
+        if (request.headers.authorization) return app.authenticate(request, reply);
+        const { ticket } = request.query as z.infer<typeof notificationStreamQuerySchema>;
+        if (typeof ticket === 'string' && ticket) await app.authenticateTicket(request, ticket);
       },
       schema: {
         tags: ['notifications'],
-        summary: 'Server-sent events: each notification the caller may see, as it is created (bearer token, or a visitor’s session id)',
+        summary: 'Server-sent events: each notification the caller may see, as it is created (bearer token or stream ticket, or a visitor’s session id)',
         description:
-          'Authenticate with `Authorization: Bearer …` or `?token=`, or as a visitor with `x-session-id` or `?sessionId=` (public notifications only). ' +
+          'Authenticate with `Authorization: Bearer …` or `?ticket=` (from POST /api/notifications/stream-ticket, used once), ' +
+          'or as a visitor with `x-session-id` or `?sessionId=` (public notifications only). ' +
           'Each notification is an event named `notification` whose data is a Notification; a comment line is sent every 25 s.',
         querystring: notificationStreamQuerySchema,
         response: { 401: errorSchema, 429: errorSchema, 503: errorSchema },
       },
     },
     async (request, reply) => {
-      const userId = request.headers.authorization ? request.account.userId : null;
+      const userId = request.account?.userId ?? null;
       const sessionId = request.headers['x-session-id'] ?? request.query.sessionId;
       if (!userId && !sessionId) throw new Unauthorized(notificationMessages.streamAuthRequired);
       const address = clientIp(request);

@@ -36,7 +36,7 @@ describe('stream caps per caller', () => {
     for (let i = 0; i < STREAM_LIMITS.perUser; i += 1) opened.push(await open('203.0.113.1', '', one.headers));
     expect(opened.map((stream) => stream.status)).toEqual(opened.map(() => 200));
     // Another address does not help: the cap follows the account.
-    const refused = await fetch(`${base}/api/notifications/stream?token=${one.token}`, { headers: { 'x-forwarded-for': '203.0.113.2' } });
+    const refused = await fetch(`${base}/api/notifications/stream`, { headers: { ...one.headers, 'x-forwarded-for': '203.0.113.2' } });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('30');
     expect(await refused.json()).toEqual({ error: notificationMessages.tooManyStreams });

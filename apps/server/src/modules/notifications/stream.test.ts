@@ -26,16 +26,17 @@ describe('the notification stream', () => {
     await t?.close();
   });
 
-  it('refuses a caller with neither a token nor a session id, and a bad token', async () => {
+  it('refuses a caller with neither a token nor a session id, and a bad ticket', async () => {
     expect((await open('/api/notifications/stream')).status).toBe(401);
-    expect((await open('/api/notifications/stream?token=not-a-token')).status).toBe(401);
+    expect((await open('/api/notifications/stream?ticket=not-a-ticket')).status).toBe(401);
   });
 
-  it('pushes an admin notification to visitors and users, uncompressed, with the token or session id in the query', async () => {
+  it('pushes an admin notification to visitors and users, uncompressed, with a ticket or session id in the query', async () => {
     const [admin, buyer] = [await t.buyer('admin'), await t.buyer()];
     const visitor = await open('/api/notifications/stream?sessionId=visitor-1');
     const byHeader = await open('/api/notifications/stream', { 'x-session-id': 'visitor-2' });
-    const user = await open(`/api/notifications/stream?token=${buyer.token}`);
+    const { ticket } = (await t.app.inject({ method: 'POST', url: '/api/notifications/stream-ticket', headers: buyer.headers })).json<{ ticket: string }>();
+    const user = await open(`/api/notifications/stream?ticket=${ticket}`);
     expect(visitor.status).toBe(200);
     expect(visitor.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(visitor.headers.get('content-encoding')).toBeNull();

@@ -1,4 +1,4 @@
-// The hostile inputs the API fuzz sends (api-fuzz.test.ts): strings that have broken servers before
+// The hostile inputs the API fuzz sends (security/input.test.ts): strings that have broken servers before
 // (NUL, lone surrogates, direction marks, huge and empty), values of the wrong type, numbers at the
 // edges, and raw bodies no client should send. A fixed list plus a seeded fast-check sample, so every
 // run sends the same requests and a failure can be replayed.

@@ -134,20 +134,7 @@ describe('the notifications bell', () => {
   });
 
   it('adds a notification arriving on the live stream and counts it', async () => {
-    const sources: FakeEventSource[] = [];
-    class FakeEventSource extends EventTarget {
-      readonly url: string;
-      closed = false;
-      constructor(url: string) {
-        super();
-        this.url = url;
-        sources.push(this);
-      }
-      close() {
-        this.closed = true;
-      }
-    }
-    vi.stubGlobal('EventSource', FakeEventSource);
+    const sources = fakeEventSources();
     stubApi({ 'GET /api/notifications/public': () => json(200, [notification('n1', { isRead: false })]) });
     renderBell();
     await waitFor(() => expect(bell().getAttribute('aria-label')).toBe('Notifications, 1 unread'));
@@ -157,4 +144,53 @@ describe('the notifications bell', () => {
     });
     await waitFor(() => expect(bell().getAttribute('aria-label')).toBe('Notifications, 2 unread'));
   });
+
+  it('opens a signed-in user’s stream with a one-use ticket, never the session token, and a new ticket after a loss', async () => {
+    const sources = fakeEventSources();
+    act(() => signIn('session-token-1', testUser()));
+    let issued = 0;
+    const calls = stubApi({
+      'GET /api/notifications': () => json(200, [notification('n1')]),
+      'POST /api/notifications/stream-ticket': () => json(200, { ticket: `ticket-${(issued += 1)}`, expiresInSeconds: 60 }),
+    });
+    renderBell();
+    await waitFor(() => expect(sources).toHaveLength(1));
+    expect(sources[0]!.url).toBe('/api/notifications/stream?ticket=ticket-1');
+    expect(sources.map((source) => source.url).join()).not.toContain('session-token-1');
+    act(() => sources[0]!.dispatchEvent(new Event('open')));
+    // The connection drops: the browser would reuse the spent ticket, so the app closes it and asks for another.
+    act(() => sources[0]!.dispatchEvent(new Event('error')));
+    expect(sources[0]!.closed).toBe(true);
+    await waitFor(() => expect(sources).toHaveLength(2), { timeout: 4000 });
+    expect(sources[1]!.url).toBe('/api/notifications/stream?ticket=ticket-2');
+    // Back again: what arrived meanwhile is fetched.
+    const listCalls = () => calls.filter((call) => call.route === 'GET /api/notifications').length;
+    const before = listCalls();
+    act(() => sources[1]!.dispatchEvent(new Event('open')));
+    await waitFor(() => expect(listCalls()).toBe(before + 1));
+  });
 });
+
+interface FakeEventSource extends EventTarget {
+  readonly url: string;
+  closed: boolean;
+}
+
+/** Stands in for the browser's EventSource (jsdom has none) and keeps every one opened. */
+function fakeEventSources(): FakeEventSource[] {
+  const sources: FakeEventSource[] = [];
+  class Fake extends EventTarget implements FakeEventSource {
+    readonly url: string;
+    closed = false;
+    constructor(url: string) {
+      super();
+      this.url = url;
+      sources.push(this);
+    }
+    close() {
+      this.closed = true;
+    }
+  }
+  vi.stubGlobal('EventSource', Fake);
+  return sources;
+}

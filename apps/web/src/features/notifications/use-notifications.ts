@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
-import type { Notification } from '@keystore/contract';
+import type { Notification, StreamTicket } from '@keystore/contract';
 import { DEMO_NOTIFICATIONS } from '@keystore/contract/constants';
-import { apiGet, apiSend } from '../../lib/api.ts';
+import { ApiError, apiGet, apiSend } from '../../lib/api.ts';
 import { useSession, visitorSessionId } from '../../lib/session.ts';
 import { readIds, rememberRead } from './visitor-reads.ts';
 
@@ -36,14 +36,12 @@ export function useNotifications(): NotificationsState {
 
   useEffect(() => {
     if (status === 'restoring' || typeof EventSource === 'undefined') return undefined;
-    // EventSource cannot send headers: the token or the session id travels in the query string.
-    const credentials = token ? `token=${encodeURIComponent(token)}` : `sessionId=${encodeURIComponent(visitorSessionId())}`;
-    const source = new EventSource(`/api/notifications/stream?${credentials}`);
-    source.addEventListener('notification', (event) => {
-      const arrived = JSON.parse((event as MessageEvent<string>).data) as Notification;
-      client.setQueryData<Notification[]>(queryKey, (list = []) => [arrived, ...list.filter((n) => n._id !== arrived._id)].slice(0, LIST_LIMIT));
+    return openStream(token !== null, {
+      arrived: (arrived) =>
+        client.setQueryData<Notification[]>(queryKey, (list = []) => [arrived, ...list.filter((n) => n._id !== arrived._id)].slice(0, LIST_LIMIT)),
+      // What was created while the stream was away is fetched once it is back.
+      reconnected: () => void client.invalidateQueries({ queryKey }),
     });
-    return () => source.close();
   }, [status, token, client, queryKey]);
 
   const markRead = useCallback(
@@ -63,6 +61,62 @@ export function useNotifications(): NotificationsState {
     unreadCount: notifications.filter((n) => !n.isRead).length,
     refetch: () => void query.refetch(),
     markRead,
+  };
+}
+
+/** The longest wait before opening a lost stream again. */
+const MAX_REOPEN_DELAY_MS = 30_000;
+
+/**
+ * Keeps a live stream open until the returned function is called. EventSource cannot send headers:
+ * a signed-in user's stream opens with a one-use ticket asked for with the bearer token (the token
+ * itself never goes in a URL, where logs and proxies keep it), a visitor's with the session id. A
+ * lost stream is opened again with a new ticket, after a growing, jittered wait.
+ */
+function openStream(signedIn: boolean, on: { arrived: (notification: Notification) => void; reconnected: () => void }): () => void {
+  let source: EventSource | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let failures = 0;
+  let opened = false;
+  let stopped = false;
+
+  const reopenLater = () => {
+    failures += 1;
+    const ceiling = Math.min(MAX_REOPEN_DELAY_MS, 1000 * 2 ** Math.min(failures, 5));
+    timer = setTimeout(() => void open(), ceiling / 2 + Math.random() * (ceiling / 2));
+  };
+
+  const open = async () => {
+    let credentials: string;
+    try {
+      credentials = signedIn
+        ? `ticket=${encodeURIComponent((await apiSend<StreamTicket>('POST', '/api/notifications/stream-ticket')).ticket)}`
+        : `sessionId=${encodeURIComponent(visitorSessionId())}`;
+    } catch (error) {
+      // A session that has ended gets no stream; any other failure tries again.
+      if (!stopped && !(error instanceof ApiError && error.status === 401)) reopenLater();
+      return;
+    }
+    if (stopped) return;
+    source = new EventSource(`/api/notifications/stream?${credentials}`);
+    source.addEventListener('open', () => {
+      if (opened) on.reconnected();
+      opened = true;
+      failures = 0;
+    });
+    source.addEventListener('notification', (event) => on.arrived(JSON.parse((event as MessageEvent<string>).data) as Notification));
+    source.addEventListener('error', () => {
+      // The browser would open the same URL again, with a ticket already used: this opens a new one.
+      source?.close();
+      if (!stopped) reopenLater();
+    });
+  };
+
+  void open();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    source?.close();
   };
 }
 

@@ -7,8 +7,8 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createNewsRequestSchema, type News, type Notification, type Purchase } from '@keystore/contract';
-import { ordersTestApp, type Buyer, type OrdersTestApp } from './modules/orders/test-kit.ts';
-import { multipart } from './test/multipart.ts';
+import { ordersTestApp, type Buyer, type OrdersTestApp } from '../modules/orders/test-kit.ts';
+import { multipart } from '../test/multipart.ts';
 import {
   BAD_AUTHORIZATIONS,
   HOSTILE_STRINGS,
@@ -17,8 +17,8 @@ import {
   SAMPLED_STRINGS,
   URL_VALUES,
   WRONG_TYPES,
-} from './test/fuzz/inputs.ts';
-import { exampleOf, operationsOf, placesIn, REMOVE, withPlace, type JsonSchema, type KnownValues, type OpenApiDocument, type Operation } from './test/fuzz/operations.ts';
+} from '../test/fuzz/inputs.ts';
+import { exampleOf, operationsOf, placesIn, REMOVE, withPlace, type JsonSchema, type KnownValues, type OpenApiDocument, type Operation } from '../test/fuzz/operations.ts';
 
 /** Text an answer must never show: stack frames, file paths, SQL and driver errors, Fastify's error objects. */
 const LEAKS = [/^\s+at .+[:(]/m, /node_modules/, /\.ts:\d+/, /syntax error/i, /violates/i, /\brelation "/, /ERROR:/, /invalid byte sequence/i, /FST_/, /"statusCode"/, /drizzle|pglite/i];
