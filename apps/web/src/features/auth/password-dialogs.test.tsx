@@ -63,6 +63,23 @@ describe('the reset-password dialog', () => {
     expect(submit.disabled).toBe(false);
   });
 
+  it('takes a long passphrase without an uppercase letter, and a shorter one still needs it (decision 017)', async () => {
+    stubApi({});
+    renderDialog('reset-password', { email: 'player@example.org', token: 't0k3n' });
+    const dialog = await findDialog('Reset password');
+    const type = typist();
+    const submit = within(dialog).getByRole('button', { name: 'Reset password' }) as HTMLButtonElement;
+    const password = within(dialog).getByLabelText('New password');
+    const confirm = within(dialog).getByLabelText('Confirm new password');
+    await type.type(password, 'fifteen chars!!');
+    expect(describedText(password)).toBe('Password must be at least 6 characters and contain at least one uppercase letter.');
+    await type.clear(password);
+    await type.type(password, 'correct horse battery staple');
+    await type.type(confirm, 'correct horse battery staple');
+    expect(describedText(password)).toBeUndefined();
+    expect(submit.disabled).toBe(false);
+  });
+
   it("shows the server's reason, or the fallback, when the reset fails", async () => {
     let reply = json(400, { error: 'This password reset link is invalid or has expired.' });
     stubApi({ 'POST /api/auth/reset-password': () => reply });
