@@ -75,7 +75,10 @@ function lacksUppercase(password: string): boolean {
   return password.length < PASSPHRASE_MIN_LENGTH && !/\p{Lu}/u.test(password);
 }
 
-/** Sign-up password: at least 6 characters with an uppercase letter, or a passphrase of 16 or more. */
+/**
+ * Sign-up password: at least 6 characters with an uppercase letter, or a passphrase of 16 or more.
+ * The server also refuses the most common passwords (apps/server/src/platform/common-passwords.ts).
+ */
 export function passwordProblem(password: string): Problem {
   if (!password) return m.passwordRequired;
   if (password.length < PASSWORD_MIN_LENGTH) return m.passwordTooShort;

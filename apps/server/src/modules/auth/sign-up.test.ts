@@ -206,6 +206,17 @@ describe('sign-up and e-mail verification', () => {
     expect(registered.json()).toEqual({ message: accountMessages.registered });
   });
 
+  it('refuses one of the 10 000 most common passwords whatever its case, after the SPEC rules (decision 017)', async () => {
+    const good = t.newCustomer();
+    for (const password of ['Password1', 'PASSWORD123', 'Iloveyou1', 'Leavemealone']) {
+      const response = await t.post('/api/auth/register', { ...good, password });
+      expect({ password, status: response.statusCode, body: response.json() }).toEqual({ password, status: 400, body: { error: v.passwordCommon } });
+    }
+    // A password that also breaks SPEC §5 gets SPEC's message first.
+    expect((await t.post('/api/auth/register', { ...good, password: 'password1' })).json()).toEqual({ error: v.passwordUppercase });
+    expect((await t.post('/api/auth/register', good)).statusCode).toBe(201);
+  });
+
   it('asks for a complete 6-digit code', async () => {
     for (const code of ['12345', '12345a', '']) {
       const response = await t.post('/api/auth/verify-email', { email: 'someone@gmail.com', code }, { ip: HOME_IP });

@@ -84,6 +84,8 @@ describe('PUT /api/users/password', () => {
       [{ currentPassword: dave.password, newPassword: 'Ab1' }, validationMessages.newPasswordTooShort],
       [{ currentPassword: dave.password, newPassword: 'lowercase1' }, validationMessages.newPasswordUppercase],
       [{ currentPassword: dave.password, newPassword: 'fifteen chars!!' }, validationMessages.newPasswordUppercase],
+      [{ currentPassword: dave.password, newPassword: 'Letmein1' }, validationMessages.passwordCommon],
+      [{ currentPassword: dave.password, newPassword: 'Qwerty123456' }, validationMessages.passwordCommon],
     ];
     for (const [payload, message] of cases) {
       const answer = await changePassword(dave.headers, payload);
