@@ -94,6 +94,19 @@ describe('the reset-password dialog', () => {
     expect(within(dialog).getByRole('alert').textContent).toBe('Failed to reset password. Please try again.');
   });
 
+  it('shows a password the server finds too common under the field, and waits for another', async () => {
+    stubApi({ 'POST /api/auth/reset-password': () => json(400, { error: 'This password is too common. Please choose another one.' }) });
+    renderDialog('reset-password', { email: 'player@example.org', token: 't0k3n' });
+    const dialog = await findDialog('Reset password');
+    const type = typist();
+    const password = within(dialog).getByLabelText('New password');
+    await type.type(password, 'Password1');
+    await type.type(within(dialog).getByLabelText('Confirm new password'), 'Password1{Enter}');
+    await vi.waitFor(() => expect(describedText(password)).toBe('This password is too common. Please choose another one.'));
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect((within(dialog).getByRole('button', { name: 'Reset password' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it('changes the password, shows the success screen, and Sign In opens the login', async () => {
     const calls = stubApi({ 'POST /api/auth/reset-password': () => json(200, { message: 'Password changed successfully.' }) });
     renderDialog('reset-password', { email: 'player@example.org', token: 't0k3n' });

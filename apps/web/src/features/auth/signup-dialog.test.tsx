@@ -107,4 +107,13 @@ describe('the sign-up dialog', () => {
     expect(within(dialog).getByRole('alert').textContent).toBe('Registration failed. Please try again.');
     expect(screen.getByRole('link', { name: /Terms & Conditions/ }).getAttribute('href')).toBe('/terms');
   });
+
+  it('shows a password the server finds too common under the password field', async () => {
+    stubApi({ ...free, 'POST /api/auth/register': () => json(400, { error: 'This password is too common. Please choose another one.' }) });
+    renderDialog('signup');
+    const { type, dialog, field } = await fillIn({ username: 'newplayer', email: 'new@example.org', password: 'Password1', confirm: 'Password1', terms: true });
+    await type.click(within(dialog).getByRole('button', { name: 'Sign Up' }));
+    await vi.waitFor(() => expect(describedText(field('Password'))).toBe('This password is too common. Please choose another one.'));
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+  });
 });

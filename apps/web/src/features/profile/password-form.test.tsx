@@ -105,6 +105,15 @@ describe('changing the password', () => {
     expect(sent).toEqual({ currentPassword: 'Old-secret1', newPassword: 'correct horse battery staple' });
   });
 
+  it('shows a password the server finds too common under the new password', async () => {
+    stubProfileApi({ 'PUT /api/users/password': () => json(400, { error: 'This password is too common. Please choose another one.' }) });
+    const { form, fill, problemOf } = await passwordForm();
+    await fill('Old-secret1', 'Password1', 'Password1');
+    expect(await form.findByText('This password is too common. Please choose another one.')).toBeTruthy();
+    expect(problemOf('New password')).toBe('This password is too common. Please choose another one.');
+    expect(form.getByRole('alert').textContent).toBe('');
+  });
+
   it('shows the server message when it refuses, else the fallback', async () => {
     stubProfileApi({ 'PUT /api/users/password': () => json(400, { error: 'Current password is incorrect' }) });
     const { form, fill } = await passwordForm();
