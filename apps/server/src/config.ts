@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { emailProblem, normalizeEmail, passwordProblem } from '@keystore/contract/rules';
+import { commonPasswordProblem } from './platform/common-passwords.ts';
 
 const HEX_KEY = /^[0-9a-f]{64}$/i;
 
@@ -186,10 +187,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 /** The admin to ensure at start: both variables or neither, each passing the customers' own rules. */
 function adminAccount(email: string | undefined, password: string | undefined): Config['admin'] {
   if (!email && !password) return undefined;
+  const passwordIssue = password ? (passwordProblem(password) ?? commonPasswordProblem(password)) : undefined;
   const problems = [
     !email || !password ? 'ADMIN_EMAIL and ADMIN_PASSWORD must be set together' : undefined,
     email && emailProblem(email) ? `ADMIN_EMAIL: ${emailProblem(email)}` : undefined,
-    password && passwordProblem(password) ? `ADMIN_PASSWORD: ${passwordProblem(password)}` : undefined,
+    passwordIssue ? `ADMIN_PASSWORD: ${passwordIssue}` : undefined,
   ].filter(Boolean);
   if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return { email: normalizeEmail(email!), password: password! };

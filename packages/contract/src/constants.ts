@@ -122,6 +122,8 @@ export const SUPPORT_HOURS = '10:00–22:00 UK time';
 export const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 20;
 export const PASSWORD_MIN_LENGTH = 6;
+/** From this length a password is a passphrase and needs no uppercase letter (issue 13, decision 017). */
+export const PASSPHRASE_MIN_LENGTH = 16;
 /** Above this a password is refused before hashing, so nobody can make the server hash megabytes. */
 export const PASSWORD_MAX_LENGTH = 128;
 export const EMAIL_MAX_LENGTH = 254;

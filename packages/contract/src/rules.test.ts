@@ -65,6 +65,16 @@ describe('the password rules', () => {
     expect(passwordProblem('Äbcdef')).toBeUndefined();
   });
 
+  it('a passphrase of 16 or more characters needs no uppercase letter (decision 017)', () => {
+    expect(passwordProblem('correct horse battery staple')).toBeUndefined();
+    expect(passwordProblem('sixteen chars ok')).toBeUndefined();
+    expect(passwordProblem('fifteen chars!!')).toBe(m.passwordUppercase);
+    expect(resetPasswordProblem('correct horse battery staple')).toBeUndefined();
+    expect(resetPasswordProblem('fifteen chars!!')).toBe(m.resetPasswordRules);
+    expect(newPasswordProblem('correct horse battery staple')).toBeUndefined();
+    expect(newPasswordProblem('fifteen chars!!')).toBe(m.newPasswordUppercase);
+  });
+
   it('reset and change use their own wording for the same rules', () => {
     expect(resetPasswordProblem('abc')).toBe(m.resetPasswordRules);
     expect(resetPasswordProblem('abcdefg')).toBe(m.resetPasswordRules);

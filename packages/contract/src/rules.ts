@@ -7,6 +7,7 @@ import {
   AVATAR_MAX_BYTES,
   CODE_LENGTH,
   EMAIL_MAX_LENGTH,
+  PASSPHRASE_MIN_LENGTH,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   USERNAME_MAX_LENGTH,
@@ -66,12 +67,23 @@ export function usernameProblem(raw: string): Problem {
   return undefined;
 }
 
-/** Sign-up password: at least 6 characters with an uppercase letter. */
+/**
+ * SPEC §5's uppercase letter, asked only of a password shorter than a passphrase: 'correct horse
+ * battery staple' is strong for its length, not for its letters (decision 017).
+ */
+function lacksUppercase(password: string): boolean {
+  return password.length < PASSPHRASE_MIN_LENGTH && !/\p{Lu}/u.test(password);
+}
+
+/**
+ * Sign-up password: at least 6 characters with an uppercase letter, or a passphrase of 16 or more.
+ * The server also refuses the most common passwords (apps/server/src/platform/common-passwords.ts).
+ */
 export function passwordProblem(password: string): Problem {
   if (!password) return m.passwordRequired;
   if (password.length < PASSWORD_MIN_LENGTH) return m.passwordTooShort;
   if (password.length > PASSWORD_MAX_LENGTH) return m.passwordTooLong;
-  if (!/\p{Lu}/u.test(password)) return m.passwordUppercase;
+  if (lacksUppercase(password)) return m.passwordUppercase;
   return undefined;
 }
 
@@ -85,7 +97,7 @@ export function newPasswordProblem(password: string): Problem {
   if (!password) return m.newPasswordRequired;
   if (password.length < PASSWORD_MIN_LENGTH) return m.newPasswordTooShort;
   if (password.length > PASSWORD_MAX_LENGTH) return m.passwordTooLong;
-  if (!/\p{Lu}/u.test(password)) return m.newPasswordUppercase;
+  if (lacksUppercase(password)) return m.newPasswordUppercase;
   return undefined;
 }
 

@@ -100,6 +100,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...base, ADMIN_EMAIL: 'boss@unknown-provider.zz', ADMIN_PASSWORD: 'Owner1234' })).toThrow(`ADMIN_EMAIL: ${v.emailProvider}`);
     expect(() => loadConfig({ ...base, ADMIN_EMAIL: 'boss.gmail.com', ADMIN_PASSWORD: 'Owner1234' })).toThrow(`ADMIN_EMAIL: ${v.emailNeedsAt}`);
     expect(() => loadConfig({ ...base, ADMIN_EMAIL: 'boss@gmail.com', ADMIN_PASSWORD: 'owner' })).toThrow(`ADMIN_PASSWORD: ${v.passwordTooShort}`);
+    expect(() => loadConfig({ ...base, ADMIN_EMAIL: 'boss@gmail.com', ADMIN_PASSWORD: 'Password1' })).toThrow(`ADMIN_PASSWORD: ${v.passwordCommon}`);
     expect(() => loadConfig({ ...base, ADMIN_EMAIL: 'boss@gmail.com' })).toThrow('ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
     expect(loadConfig({ ...base, ADMIN_EMAIL: ' Boss@Gmail.com ', ADMIN_PASSWORD: 'Owner1234' }).admin).toEqual({ email: 'boss@gmail.com', password: 'Owner1234' });
   });

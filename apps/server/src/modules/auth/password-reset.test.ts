@@ -96,6 +96,24 @@ describe('password recovery', () => {
     expect((await t.post('/api/auth/forgot-password', {})).json()).toEqual({ error: v.emailRequired });
   });
 
+  it('takes a passphrase of 16 or more characters without an uppercase letter (decision 017)', async () => {
+    const customer = await t.verifiedCustomer();
+    const link = await resetLink(customer.email);
+    expect((await t.post('/api/auth/reset-password', { ...link, password: 'fifteen chars!!' })).json()).toEqual({ error: v.resetPasswordRules });
+    const reset = await t.post('/api/auth/reset-password', { ...link, password: 'correct horse battery staple' });
+    expect(reset.statusCode).toBe(200);
+    expect(await t.login(customer.email, 'correct horse battery staple')).toBeTruthy();
+  });
+
+  it('refuses a common password and keeps the link usable (decision 017)', async () => {
+    const customer = await t.verifiedCustomer();
+    const link = await resetLink(customer.email);
+    const common = await t.post('/api/auth/reset-password', { ...link, password: 'Qwerty123' });
+    expect(common.statusCode).toBe(400);
+    expect(common.json()).toEqual({ error: v.passwordCommon });
+    expect((await t.post('/api/auth/reset-password', { ...link, password: NEW_PASSWORD })).statusCode).toBe(200);
+  });
+
   it('counts a reset as proof of the e-mail: an unverified account can log in afterwards', async () => {
     const customer = t.newCustomer();
     await t.post('/api/auth/register', customer);

@@ -19,11 +19,15 @@ import {
   sessionSchema,
 } from '@keystore/contract';
 import { clientIp } from '../../platform/client-ip.ts';
+import { refusingCommon } from '../../platform/common-passwords.ts';
 import { perAddress, perBodyField } from '../../platform/limits.ts';
 import { AUTH_LIMITS as L } from './limits.ts';
 import type { AuthService, Device } from './service.ts';
 
 const errors = { 400: errorSchema, 429: errorSchema } as const;
+/** The contract's bodies with the one password rule only the server applies: no common password. */
+const registerBody = registerRequestSchema.extend({ password: refusingCommon(registerRequestSchema.shape.password) });
+const resetPasswordBody = resetPasswordRequestSchema.extend({ password: refusingCommon(resetPasswordRequestSchema.shape.password) });
 const tags = ['auth'];
 
 function device(request: FastifyRequest): Device {
@@ -39,7 +43,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       schema: {
         tags,
         summary: 'Create an unverified account and e-mail its 6-digit code and link',
-        body: registerRequestSchema,
+        body: registerBody,
         response: { 201: messageSchema, 409: errorSchema, ...errors },
       },
     },
@@ -174,7 +178,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       schema: {
         tags,
         summary: 'Set a new password with the e-mailed token; ends every session of the account',
-        body: resetPasswordRequestSchema,
+        body: resetPasswordBody,
         response: { 200: messageSchema, ...errors },
       },
     },

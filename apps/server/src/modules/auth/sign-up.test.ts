@@ -191,11 +191,30 @@ describe('sign-up and e-mail verification', () => {
       [{ password: undefined }, v.passwordRequired],
       [{ password: 'Ab1' }, v.passwordTooShort],
       [{ password: 'secret123' }, v.passwordUppercase],
+      [{ password: 'fifteen chars!!' }, v.passwordUppercase],
     ];
     for (const [change, message] of cases) {
       const response = await t.post('/api/auth/register', { ...good, ...change });
       expect({ change, status: response.statusCode, body: response.json() }).toEqual({ change, status: 400, body: { error: message } });
     }
+  });
+
+  it('takes a passphrase of 16 or more characters without an uppercase letter (decision 017)', async () => {
+    const customer = { ...t.newCustomer(), password: 'correct horse battery staple' };
+    const registered = await t.post('/api/auth/register', customer);
+    expect(registered.statusCode).toBe(201);
+    expect(registered.json()).toEqual({ message: accountMessages.registered });
+  });
+
+  it('refuses one of the 10 000 most common passwords whatever its case, after the SPEC rules (decision 017)', async () => {
+    const good = t.newCustomer();
+    for (const password of ['Password1', 'PASSWORD123', 'Iloveyou1', 'Leavemealone']) {
+      const response = await t.post('/api/auth/register', { ...good, password });
+      expect({ password, status: response.statusCode, body: response.json() }).toEqual({ password, status: 400, body: { error: v.passwordCommon } });
+    }
+    // A password that also breaks SPEC §5 gets SPEC's message first.
+    expect((await t.post('/api/auth/register', { ...good, password: 'password1' })).json()).toEqual({ error: v.passwordUppercase });
+    expect((await t.post('/api/auth/register', good)).statusCode).toBe(201);
   });
 
   it('asks for a complete 6-digit code', async () => {

@@ -83,6 +83,9 @@ describe('PUT /api/users/password', () => {
       [{ currentPassword: dave.password }, validationMessages.newPasswordRequired],
       [{ currentPassword: dave.password, newPassword: 'Ab1' }, validationMessages.newPasswordTooShort],
       [{ currentPassword: dave.password, newPassword: 'lowercase1' }, validationMessages.newPasswordUppercase],
+      [{ currentPassword: dave.password, newPassword: 'fifteen chars!!' }, validationMessages.newPasswordUppercase],
+      [{ currentPassword: dave.password, newPassword: 'Letmein1' }, validationMessages.passwordCommon],
+      [{ currentPassword: dave.password, newPassword: 'Qwerty123456' }, validationMessages.passwordCommon],
     ];
     for (const [payload, message] of cases) {
       const answer = await changePassword(dave.headers, payload);
@@ -109,6 +112,13 @@ describe('PUT /api/users/password', () => {
 
     const mails = await test.app.inject({ method: 'GET', url: `/dev/mail/messages?to=${encodeURIComponent(erin.email)}` });
     expect(mails.json<Array<{ subject: string }>>()[0]?.subject).toMatch(/password was changed/i);
+  });
+
+  it('takes a passphrase of 16 or more characters without an uppercase letter (decision 017)', async () => {
+    const gina = await signedInUser(test.app);
+    const answer = await changePassword(gina.headers, { currentPassword: gina.password, newPassword: 'correct horse battery staple' });
+    expect(answer.statusCode).toBe(200);
+    expect((await login(gina.email, 'correct horse battery staple')).statusCode).toBe(200);
   });
 
   it('answers 401 without a token', async () => {

@@ -11,6 +11,7 @@ import {
   messageSchema,
   userSchema,
 } from '@keystore/contract';
+import { refusingCommon } from '../../platform/common-passwords.ts';
 import { HttpError, Invalid, NotFound, Unauthorized } from '../../platform/errors.ts';
 import { formError } from '../../platform/form-errors.ts';
 import { perUser, type LimitRule } from '../../platform/limits.ts';
@@ -24,6 +25,8 @@ import { AVATAR_URL_PREFIX, type UsersService } from './service.ts';
 const PASSWORD_GUESSES = { name: 'password-change-account', limit: 10, windowSeconds: 15 * 60 } as const satisfies LimitRule;
 
 const bearer = [{ bearerAuth: [] }];
+/** The contract's body with the one password rule only the server applies: no common password. */
+const changePasswordBody = changePasswordRequestSchema.extend({ newPassword: refusingCommon(changePasswordRequestSchema.shape.newPassword) });
 
 /** The signed-in user's profile, avatar, password and account deletion (SPEC §7), and the avatar files. */
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
@@ -72,7 +75,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
         tags: ['users'],
         summary: 'Changes the password and signs out every other device',
         security: bearer,
-        body: changePasswordRequestSchema,
+        body: changePasswordBody,
         response: { 200: messageSchema, 400: errorSchema, 401: errorSchema, 429: errorSchema },
       },
     },

@@ -63,6 +63,23 @@ describe('the reset-password dialog', () => {
     expect(submit.disabled).toBe(false);
   });
 
+  it('takes a long passphrase without an uppercase letter, and a shorter one still needs it (decision 017)', async () => {
+    stubApi({});
+    renderDialog('reset-password', { email: 'player@example.org', token: 't0k3n' });
+    const dialog = await findDialog('Reset password');
+    const type = typist();
+    const submit = within(dialog).getByRole('button', { name: 'Reset password' }) as HTMLButtonElement;
+    const password = within(dialog).getByLabelText('New password');
+    const confirm = within(dialog).getByLabelText('Confirm new password');
+    await type.type(password, 'fifteen chars!!');
+    expect(describedText(password)).toBe('Password must be at least 6 characters and contain at least one uppercase letter.');
+    await type.clear(password);
+    await type.type(password, 'correct horse battery staple');
+    await type.type(confirm, 'correct horse battery staple');
+    expect(describedText(password)).toBeUndefined();
+    expect(submit.disabled).toBe(false);
+  });
+
   it("shows the server's reason, or the fallback, when the reset fails", async () => {
     let reply = json(400, { error: 'This password reset link is invalid or has expired.' });
     stubApi({ 'POST /api/auth/reset-password': () => reply });
@@ -75,6 +92,19 @@ describe('the reset-password dialog', () => {
     reply = json(500);
     await type.click(within(dialog).getByRole('button', { name: 'Reset password' }));
     expect(within(dialog).getByRole('alert').textContent).toBe('Failed to reset password. Please try again.');
+  });
+
+  it('shows a password the server finds too common under the field, and waits for another', async () => {
+    stubApi({ 'POST /api/auth/reset-password': () => json(400, { error: 'This password is too common. Please choose another one.' }) });
+    renderDialog('reset-password', { email: 'player@example.org', token: 't0k3n' });
+    const dialog = await findDialog('Reset password');
+    const type = typist();
+    const password = within(dialog).getByLabelText('New password');
+    await type.type(password, 'Password1');
+    await type.type(within(dialog).getByLabelText('Confirm new password'), 'Password1{Enter}');
+    await vi.waitFor(() => expect(describedText(password)).toBe('This password is too common. Please choose another one.'));
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect((within(dialog).getByRole('button', { name: 'Reset password' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('changes the password, shows the success screen, and Sign In opens the login', async () => {

@@ -16,7 +16,7 @@ interface ResetValues {
 
 /** The new password from a /reset-password link (SPEC §5, §8): Submit waits until both fields hold. */
 export function ResetPasswordDialog({ email = '', token = '' }: { email?: string; token?: string }) {
-  const { register, handleSubmit, formState } = useForm<ResetValues>({ mode: 'onChange', defaultValues: { password: '', confirmPassword: '' } });
+  const { register, handleSubmit, setError, formState } = useForm<ResetValues>({ mode: 'onChange', defaultValues: { password: '', confirmPassword: '' } });
   const { errors, dirtyFields, isValid, isSubmitting } = formState;
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -27,7 +27,10 @@ export function ResetPasswordDialog({ email = '', token = '' }: { email?: string
       showToast(accountMessages.passwordChanged);
       openAuthDialog('reset-success', { email });
     } catch (error) {
-      setFailure(messageOf(error, accountUiMessages.resetFailed));
+      const message = messageOf(error, accountUiMessages.resetFailed);
+      // The one password rule only the server checks: shown under the field, and Submit waits for a change.
+      if (message === validationMessages.passwordCommon) setError('password', { message }, { shouldFocus: true });
+      else setFailure(message);
     }
   });
 

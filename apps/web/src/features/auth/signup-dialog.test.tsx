@@ -84,6 +84,17 @@ describe('the sign-up dialog', () => {
     expect(calls.at(-1)).toEqual({ route: 'POST /api/auth/register', body: { username: 'newplayer', email: 'new@example.org', password: 'Secret1' } });
   });
 
+  it('takes a long passphrase without an uppercase letter (decision 017)', async () => {
+    const passphrase = 'correct horse battery staple';
+    const calls = stubApi({ ...free, 'POST /api/auth/register': () => json(201, { message: 'Registration successful.' }) });
+    renderDialog('signup');
+    const { type, dialog, field } = await fillIn({ username: 'newplayer', email: 'new@example.org', password: passphrase, confirm: passphrase, terms: true });
+    expect(describedText(field('Password'))).toBeUndefined();
+    await type.click(within(dialog).getByRole('button', { name: 'Sign Up' }));
+    await findDialog('Confirm your email');
+    expect(calls.at(-1)).toEqual({ route: 'POST /api/auth/register', body: { username: 'newplayer', email: 'new@example.org', password: passphrase } });
+  });
+
   it("shows the server's reason, or a fallback, when registration fails", async () => {
     let reply = json(409, { error: 'This email is already registered' });
     stubApi({ ...free, 'POST /api/auth/register': () => reply });
@@ -95,5 +106,14 @@ describe('the sign-up dialog', () => {
     await type.click(within(dialog).getByRole('button', { name: 'Sign Up' }));
     expect(within(dialog).getByRole('alert').textContent).toBe('Registration failed. Please try again.');
     expect(screen.getByRole('link', { name: /Terms & Conditions/ }).getAttribute('href')).toBe('/terms');
+  });
+
+  it('shows a password the server finds too common under the password field', async () => {
+    stubApi({ ...free, 'POST /api/auth/register': () => json(400, { error: 'This password is too common. Please choose another one.' }) });
+    renderDialog('signup');
+    const { type, dialog, field } = await fillIn({ username: 'newplayer', email: 'new@example.org', password: 'Password1', confirm: 'Password1', terms: true });
+    await type.click(within(dialog).getByRole('button', { name: 'Sign Up' }));
+    await vi.waitFor(() => expect(describedText(field('Password'))).toBe('This password is too common. Please choose another one.'));
+    expect(within(dialog).queryByRole('alert')).toBeNull();
   });
 });

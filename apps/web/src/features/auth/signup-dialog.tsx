@@ -56,7 +56,10 @@ export function SignupDialog() {
       await registerAccount(values.username, values.email, values.password);
       openAuthDialog('confirm', { email: normalizeEmail(values.email) });
     } catch (error) {
-      setFailure(messageOf(error, accountUiMessages.registrationFailed));
+      const message = messageOf(error, accountUiMessages.registrationFailed);
+      // The one password rule only the server checks: shown under the field like the others.
+      if (message === validationMessages.passwordCommon) setError('password', { message }, { shouldFocus: true });
+      else setFailure(message);
     }
   });
 

@@ -49,6 +49,9 @@ describe('changing the password', () => {
     await fill('Old-secret1', 'lowercase1', 'lowercase1');
     expect(problemOf('New password')).toBe('New password must contain at least one uppercase letter');
 
+    await fill('Old-secret1', 'fifteen chars!!', 'fifteen chars!!');
+    expect(problemOf('New password')).toBe('New password must contain at least one uppercase letter');
+
     await fill('Old-secret1', 'Upper-case1', 'Upper-case2');
     expect(problemOf('New password')).toBeNull();
     expect(problemOf('Confirm new password')).toBe('Passwords do not match');
@@ -85,6 +88,30 @@ describe('changing the password', () => {
     expect(field('Current password').value).toBe('');
     expect(field('New password').value).toBe('');
     expect(field('Confirm new password').value).toBe('');
+  });
+
+  it('takes a long passphrase without an uppercase letter (decision 017)', async () => {
+    let sent: unknown;
+    stubProfileApi({
+      'PUT /api/users/password': ({ body }) => {
+        sent = body;
+        return json(200, { message: 'Password updated successfully!' });
+      },
+    });
+    const { fill } = await passwordForm();
+    await fill('Old-secret1', 'correct horse battery staple', 'correct horse battery staple');
+    const toasts = screen.getByRole('region', { name: 'Messages' });
+    expect(await within(toasts).findByText('Password updated successfully!')).toBeTruthy();
+    expect(sent).toEqual({ currentPassword: 'Old-secret1', newPassword: 'correct horse battery staple' });
+  });
+
+  it('shows a password the server finds too common under the new password', async () => {
+    stubProfileApi({ 'PUT /api/users/password': () => json(400, { error: 'This password is too common. Please choose another one.' }) });
+    const { form, fill, problemOf } = await passwordForm();
+    await fill('Old-secret1', 'Password1', 'Password1');
+    expect(await form.findByText('This password is too common. Please choose another one.')).toBeTruthy();
+    expect(problemOf('New password')).toBe('This password is too common. Please choose another one.');
+    expect(form.getByRole('alert').textContent).toBe('');
   });
 
   it('shows the server message when it refuses, else the fallback', async () => {

@@ -28,7 +28,9 @@ export function PasswordForm() {
       showToast(accountMessages.passwordUpdated);
     } catch (error) {
       const said = error instanceof ApiError && error.fromServer;
-      setError('root.server', { message: said ? error.message : accountUiMessages.passwordUpdateFailed });
+      // The one password rule only the server checks: shown under the field like the others.
+      if (said && error.message === validationMessages.passwordCommon) setError('newPassword', { message: error.message }, { shouldFocus: true });
+      else setError('root.server', { message: said ? error.message : accountUiMessages.passwordUpdateFailed });
     }
   });
 
