@@ -53,7 +53,8 @@ export interface Instance {
 }
 
 export interface InstanceOptions {
-  databaseUrl: string;
+  /** The PostgreSQL of the store; without one, the embedded database in the instance's own DATA_DIR. */
+  databaseUrl?: string;
   env?: Record<string, string>;
   /** Its own process group, so a test can signal the whole group as a supervisor does. */
   group?: boolean;
@@ -67,10 +68,12 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'keystore-cluster-'));
   const redis = (await answers(6379)) ? { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `keystore-cluster-${process.pid}:` } : {};
-  const child = spawn(process.execPath, [...serverNodeFlags({ DATABASE_URL: options.databaseUrl }), MAIN], {
+  const database = options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {};
+  const { DATABASE_URL: _inherited, ...inherited } = process.env;
+  const child = spawn(process.execPath, [...serverNodeFlags(database), MAIN], {
     env: {
-      ...process.env,
-      DATABASE_URL: options.databaseUrl,
+      ...inherited,
+      ...database,
       DATA_DIR: dataDir,
       PORT: String(port),
       PUBLIC_URL: base,
