@@ -143,7 +143,8 @@ const url = new URL(PG_SERVER);
 url.pathname = `/${DB_NAME}`;
 const databaseUrl = url.toString();
 
-const server = await startBenchServer({ env: { DATABASE_URL: databaseUrl, JWT_SECRET, KEY_ENCRYPTION_KEY: 'ab'.repeat(32) } });
+// The buyers all call from this machine: RATE_LIMIT_SCALE lifts the per-address caps on unpaid orders (decision 016).
+const server = await startBenchServer({ env: { DATABASE_URL: databaseUrl, JWT_SECRET, KEY_ENCRYPTION_KEY: 'ab'.repeat(32), RATE_LIMIT_SCALE: '1000' } });
 const database = await openDatabase({ url: databaseUrl });
 try {
   const config = loadConfig({ DATA_DIR: '/tmp/keystore-bench-orders-unused', JWT_SECRET, KEY_ENCRYPTION_KEY: 'ab'.repeat(32) });
