@@ -67,8 +67,9 @@ const newTally = (): Tally => ({ purchases: [], orderMs: [], payMs: [], soldOut:
  * One buyer until the deadline: order a random game, pay it, again. With `interval` (ms) the buyer
  * starts a purchase every `interval` (from a random offset), timing each from when it was due.
  */
-async function buyer(base: string, token: string, gameIds: string[], deadline: number, tally: Tally, interval?: number): Promise<void> {
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+async function buyer(base: string, token: string, address: string, gameIds: string[], deadline: number, tally: Tally, interval?: number): Promise<void> {
+  // Each buyer calls from an address of its own, as real customers do (the server trusts one proxy hop).
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-forwarded-for': address };
   const fail = (what: string) => tally.errors.set(what, (tally.errors.get(what) ?? 0) + 1);
   let due = performance.now() + (interval ? Math.random() * interval : 0);
   for (;;) {
@@ -119,7 +120,7 @@ async function run(base: string, tokens: string[], gameIds: string[], seconds: n
   const tally = newTally();
   const deadline = performance.now() + seconds * 1000;
   const interval = rate ? (tokens.length / rate) * 1000 : undefined;
-  await Promise.all(tokens.map((token) => buyer(base, token, gameIds, deadline, tally, interval)));
+  await Promise.all(tokens.map((token, n) => buyer(base, token, `10.0.${Math.floor(n / 250)}.${(n % 250) + 1}`, gameIds, deadline, tally, interval)));
   return tally;
 }
 
@@ -143,7 +144,8 @@ const url = new URL(PG_SERVER);
 url.pathname = `/${DB_NAME}`;
 const databaseUrl = url.toString();
 
-const server = await startBenchServer({ env: { DATABASE_URL: databaseUrl, JWT_SECRET, KEY_ENCRYPTION_KEY: 'ab'.repeat(32) } });
+// Every buyer sends its own X-Forwarded-For: placements are capped and serialised per client address (decision 016).
+const server = await startBenchServer({ env: { DATABASE_URL: databaseUrl, JWT_SECRET, KEY_ENCRYPTION_KEY: 'ab'.repeat(32), TRUST_PROXY: '1' } });
 const database = await openDatabase({ url: databaseUrl });
 try {
   const config = loadConfig({ DATA_DIR: '/tmp/keystore-bench-orders-unused', JWT_SECRET, KEY_ENCRYPTION_KEY: 'ab'.repeat(32) });

@@ -160,8 +160,17 @@ export function membershipFor(totalSpent: number): Membership {
 export const ORDER_TTL_MINUTES = 30;
 export const ORDER_MAX_LINES = 50;
 export const ORDER_LINE_MAX_QUANTITY = 10;
-/** Unpaid orders one customer may hold at once: each holds its keys for 30 minutes. */
-export const MAX_UNPAID_ORDERS = 5;
+/**
+ * What may wait for payment at once (issue 13, decision 016): every unpaid order holds its keys for up
+ * to 30 minutes, so one customer, or one address with many throwaway accounts, must not be able to
+ * empty the shelf. Paid orders never count: a customer buys as much as they like, a batch at a time.
+ * Per account: orders, and keys over all of them; no game more than one line's worth (ORDER_LINE_MAX_QUANTITY).
+ */
+export const MAX_UNPAID_ORDERS = 3;
+export const MAX_UNPAID_KEYS = 20;
+/** Per client address (an IPv6 client's /64): room for a household or an office sharing one address. */
+export const MAX_UNPAID_ORDERS_PER_ADDRESS = 10;
+export const MAX_UNPAID_KEYS_PER_ADDRESS = 60;
 /** Every purchase is in euro (SPEC §1). */
 export const ORDER_CURRENCY = 'EUR';
 /** The terms: a refund is possible within 30 days (SPEC §1). */
@@ -175,7 +184,8 @@ export const SUPPORT_RESOLUTION_BUSINESS_DAYS = 5;
 export const MINIMUM_AGE = 18;
 export const CATALOGUE_REFRESH_HOURS = 4;
 
-export const ORDER_STATUSES = ['Awaiting payment', 'Paid', 'Declined', 'Expired', 'Refunded'] as const;
+/** 'Cancelled': the customer closed it unpaid (POST /api/orders/{id}/cancel), and its keys went back at once. */
+export const ORDER_STATUSES = ['Awaiting payment', 'Paid', 'Declined', 'Expired', 'Cancelled', 'Refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** 'Pending' until the keys are in (or the order ends unpaid); SPEC §4 shows anything but 'Delivered' as not delivered. */
 export const DELIVERY_STATUSES = ['Pending', 'Delivered', 'Not delivered'] as const;

@@ -117,12 +117,26 @@ export const orderMessages = {
   outOfStock: (title: string, left: number) =>
     left > 0 ? `Only ${left} ${left === 1 ? 'key' : 'keys'} of "${title}" ${left === 1 ? 'is' : 'are'} left` : `"${title}" is out of stock`,
   gameUnavailable: (title: string) => `"${title}" is no longer available`,
-  tooManyUnpaidOrders: 'You have 5 orders waiting for payment. Pay one of them, or wait until they lapse, before placing another.',
+  tooManyUnpaidOrders: 'You have 3 orders waiting for payment. Pay or cancel one of them before placing another.',
+  tooManyUnpaidKeys: (held: number) =>
+    held === 0
+      ? 'An order can hold at most 20 keys while it waits for payment. Please order fewer keys, and buy the rest once this order is paid.'
+      : `At most 20 keys can wait for payment at once, and your unpaid orders already hold ${held}. Pay or cancel one of them, or order fewer keys.`,
+  tooManyUnpaidOfGame: (title: string, held: number) =>
+    `At most 10 keys of "${title}" can wait for payment at once, and your unpaid orders already hold ${held}. Pay or cancel that order first.`,
+  tooManyUnpaidOrdersFromAddress:
+    'Too many orders are waiting for payment from your network. Pay or cancel one of them, or try again once they have lapsed.',
+  tooManyUnpaidKeysFromAddress:
+    'Too many keys are waiting for payment from your network. Pay or cancel an order, or order fewer keys.',
   orderNotFound: 'Order not found',
   orderExpired: 'This order has expired: its 30 minutes to pay are over. Please place a new order.',
   orderAlreadyPaid: 'This order has already been paid.',
   orderDeclined: 'The payment for this order was declined. Please place a new order.',
   orderRefunded: 'This order has been refunded.',
+  orderCancelled: 'You cancelled this order, so nothing was charged. Please place a new order.',
+  cancelledToast: 'Order cancelled: nothing was charged, and its keys are back in the store.',
+  cancelPaidOrder: 'This order has already been paid, so it cannot be cancelled.',
+  cancelRefundedOrder: 'This order has been refunded, so it cannot be cancelled.',
   otherProvider: 'This order is not paid through the test gateway.',
   paymentUnavailable: 'Payment is unavailable right now. Please try again in a few minutes.',
   idempotencyKeyReused: 'This Idempotency-Key was already used for another order',
@@ -156,6 +170,7 @@ export const orderUiMessages = {
   orderLoadFailed: 'The order could not be loaded. Please try again.',
   paymentNoAnswer: 'No answer from the payment service. Please try again.',
   checkoutReopenFailed: 'The payment page could not be opened. Please try again.',
+  cancelFailed: 'The order could not be cancelled. Please try again.',
   keyLoadFailed: 'The key could not be loaded. Please try again.',
 } as const;
 

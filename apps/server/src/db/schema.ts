@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, customType, index, inet, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { DeliveryStatus, OrderStatus, PaymentProviderName, Role, SystemRequirements } from '@keystore/contract';
 
 /** The catalogue: one row per supplier product. Money is held in euro cents. */
@@ -192,9 +192,12 @@ export const orders = pgTable(
     idempotencyKey: text('idempotency_key'),
     /** SHA-256 of the items the key was first sent with, so the same key with other items is refused. */
     requestHash: text('request_hash'),
+    /** The client address the order was placed from: what one address holds unpaid is capped (decision 016). */
+    placedFrom: inet('placed_from'),
   },
   (table) => [
     index('orders_user_created_idx').on(table.userId, table.createdAt),
+    index('orders_awaiting_placed_from_idx').on(table.placedFrom).where(sql`${table.status} = 'Awaiting payment'`),
     uniqueIndex('orders_user_idempotency_key_idx').on(table.userId, table.idempotencyKey).where(sql`${table.idempotencyKey} is not null`),
     index('orders_awaiting_expiry_idx').on(table.expiresAt).where(sql`${table.status} = 'Awaiting payment'`),
     index('orders_undelivered_idx').on(table.nextAllocationAt).where(sql`${table.status} = 'Paid' and ${table.deliveryStatus} <> 'Delivered'`),

@@ -78,6 +78,9 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
       PORT: String(port),
       PUBLIC_URL: base,
       LOG_LEVEL: 'warn',
+      // Every customer of a test cluster calls from this machine: the per-address caps on unpaid
+      // orders (decision 016) would make them one shopper.
+      RATE_LIMIT_SCALE: '1000',
       ...CLUSTER_SECRETS,
       ...redis,
       ...options.env,

@@ -188,6 +188,14 @@ export class FakeStripe extends LoopbackFake {
       const session = this.sessions.get(retrieve[1]!);
       return session ? [200, session] : [404, stripeError('invalid_request_error', `No such checkout.session: '${retrieve[1]}'`)];
     }
+    const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+    if (method === 'POST' && expire) {
+      const session = this.sessions.get(expire[1]!);
+      if (!session) return [404, stripeError('invalid_request_error', `No such checkout.session: '${expire[1]}'`)];
+      if (session.status !== 'open') return [400, stripeError('invalid_request_error', `Only Checkout Sessions with a status of open can be expired.`)];
+      session.status = 'expired';
+      return [200, session];
+    }
     if (method === 'POST' && path === '/v1/refunds') {
       const paymentIntent = String(body.payment_intent ?? '');
       const session = [...this.sessions.values()].find((candidate) => candidate.payment_intent === paymentIntent);

@@ -154,8 +154,8 @@ export class PaymentStates implements PaymentOutcomes {
     return refunded;
   }
 
-  /** Ends an unpaid order (declined, lapsed, or no checkout) and puts its stock back; any other state is left alone. */
-  async closeUnpaid(orderId: string, status: 'Declined' | 'Expired', reason: string | null): Promise<void> {
+  /** Ends an unpaid order (declined, lapsed, cancelled by its buyer, or no checkout) and puts its stock back; any other state is left alone. */
+  async closeUnpaid(orderId: string, status: 'Declined' | 'Expired' | 'Cancelled', reason: string | null): Promise<void> {
     await this.db.transaction(async (tx) => {
       const order = await lockOrder(tx, orderId);
       if (!order || order.status !== 'Awaiting payment') return;
@@ -184,7 +184,7 @@ export class PaymentStates implements PaymentOutcomes {
     const order = (await findOrder(this.db, orderId))!;
     const ref = providerRef ?? order.providerRef;
     await this.provider(order.provider).refund({ id: order.id, amountCents: order.amountCents, currency: order.currency, providerRef: ref });
-    const refunded = await transition(this.db, orderId, ['Expired', 'Declined'], {
+    const refunded = await transition(this.db, orderId, ['Expired', 'Declined', 'Cancelled'], {
       status: 'Refunded',
       deliveryStatus: 'Not delivered',
       paidAt: new Date(),
@@ -204,6 +204,7 @@ export function assertAwaitingPayment(row: OrderRow): void {
   if (row.status === 'Refunded') throw new Conflict(orderMessages.orderRefunded);
   if (row.status === 'Declined') throw new Conflict(orderMessages.orderDeclined);
   if (row.status === 'Expired') throw new Conflict(orderMessages.orderExpired);
+  if (row.status === 'Cancelled') throw new Conflict(orderMessages.orderCancelled);
 }
 
 /** Whether the provider took exactly the order's amount, in its currency. */

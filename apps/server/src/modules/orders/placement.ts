@@ -4,7 +4,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  MAX_UNPAID_KEYS,
+  MAX_UNPAID_KEYS_PER_ADDRESS,
   MAX_UNPAID_ORDERS,
+  MAX_UNPAID_ORDERS_PER_ADDRESS,
   ORDER_CURRENCY,
   ORDER_LINE_MAX_QUANTITY,
   ORDER_TTL_MINUTES,
@@ -14,7 +17,7 @@ import {
   type PaymentProviderName,
 } from '@keystore/contract';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, Db } from '../../db/client.ts';
 import { Conflict, HttpError, Invalid } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { PaymentProvider } from '../payments/provider.ts';
@@ -23,10 +26,13 @@ import { assertAwaitingPayment, type PaymentStates } from './payment-states.ts';
 import {
   insertOrder,
   linesOfOrder,
+  lockHolders,
   orderOfAttempt,
   releaseIdempotencyKey,
   reserveStock,
-  unpaidOrderCount,
+  titleOfGame,
+  unpaidHoldFrom,
+  unpaidHoldOf,
   type OrderLineRow,
   type OrderRow,
 } from './store.ts';
@@ -35,6 +41,12 @@ import { lineImage, toOrder } from './views.ts';
 interface OrderRequestLine {
   gameId: string;
   quantity: number;
+}
+
+/** Who places an order: the customer, and the client address the request came from. */
+export interface Placer {
+  userId: string;
+  address: string;
 }
 
 /** A request sent with an Idempotency-Key: the key, and what it asked for (requestHashOf). */
@@ -68,7 +80,8 @@ export class OrderPlacement {
    * With an Idempotency-Key, a key this customer has placed an order with answers that order again and
    * reserves nothing (422 when the key came with other items).
    */
-  async place(userId: string, items: CreateOrderRequest['items'], idempotencyKey?: string): Promise<CreateOrderAnswer> {
+  async place(placer: Placer, items: CreateOrderRequest['items'], idempotencyKey?: string): Promise<CreateOrderAnswer> {
+    const { userId } = placer;
     const merged = mergeItems(items);
     const attempt = idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash: requestHashOf(merged) };
     if (attempt) {
@@ -78,7 +91,7 @@ export class OrderPlacement {
     const provider = this.deps.payments.provider(this.deps.config.payments.provider);
     let placed: { row: OrderRow; lines: OrderLineRow[] };
     try {
-      placed = await this.placeNew(userId, merged, provider.name, attempt);
+      placed = await this.placeNew(placer, merged, provider.name, attempt);
     } catch (error) {
       // A request with the same key was placing its order meanwhile: the unique index refused this
       // insert, or that order took the last keys or the last unpaid slot first. That order is the answer.
@@ -101,14 +114,16 @@ export class OrderPlacement {
     return { order: toOrder(row, lines, new Map()), paymentUrl };
   }
 
-  /** Reserves the stock and writes the order awaiting payment, in one transaction. */
-  private async placeNew(userId: string, merged: OrderRequestLine[], provider: PaymentProviderName, attempt: Attempt | undefined) {
-    // Each unpaid order holds keys for 30 minutes: one customer must not be able to hold the shelf.
-    // A soft cap (two racing requests may both pass), which is all it needs to be.
-    if ((await unpaidOrderCount(this.db, userId)) >= MAX_UNPAID_ORDERS) throw new Conflict(orderMessages.tooManyUnpaidOrders);
+  /**
+   * Reserves the stock and writes the order awaiting payment, in one transaction, within what one
+   * customer and one address may hold unpaid (holdWithinCaps).
+   */
+  private async placeNew(placer: Placer, merged: OrderRequestLine[], provider: PaymentProviderName, attempt: Attempt | undefined) {
+    const { userId } = placer;
     const id = newId();
     const now = new Date();
     return this.db.transaction(async (tx) => {
+      await this.holdWithinCaps(tx, placer, merged);
       const reserved = await reserveStock(tx, merged);
       const lines: OrderLineRow[] = merged.map((item, position) => {
         const game = reserved.get(item.gameId)!;
@@ -147,11 +162,37 @@ export class OrderPlacement {
         lastAllocationError: null,
         delayNoticeAt: null,
         idempotencyKey: attempt?.key ?? null,
+        placedFrom: placer.address,
         requestHash: attempt?.requestHash ?? null,
       };
       await insertOrder(tx, row, lines);
       return { row, lines };
     });
+  }
+
+  /**
+   * Refuses (409) an order that would take what the customer, or everyone placing from the same
+   * address, holds unpaid past the caps (decision 016): every unpaid order keeps its keys off the shelf
+   * for up to 30 minutes. Counted under locks on the customer and the address that last until the
+   * transaction ends, so two placements racing on any instances are counted one after the other.
+   */
+  private async holdWithinCaps(tx: Db, placer: Placer, merged: OrderRequestLine[]): Promise<void> {
+    await lockHolders(tx, placer.userId, placer.address);
+    const mine = await unpaidHoldOf(tx, placer.userId);
+    const adding = merged.reduce((sum, line) => sum + line.quantity, 0);
+    if (mine.orders >= MAX_UNPAID_ORDERS) throw new Conflict(orderMessages.tooManyUnpaidOrders);
+    if (mine.keys + adding > MAX_UNPAID_KEYS) throw new Conflict(orderMessages.tooManyUnpaidKeys(mine.keys));
+    // One line's worth of a game at most, over all unpaid orders: a second order cannot take another ten.
+    for (const line of merged) {
+      const held = mine.keysPerGame.get(line.gameId) ?? 0;
+      if (held > 0 && held + line.quantity > ORDER_LINE_MAX_QUANTITY) throw new Conflict(orderMessages.tooManyUnpaidOfGame(await titleOfGame(tx, line.gameId), held));
+    }
+    // The address caps are scaled with the rate limits (RATE_LIMIT_SCALE): a benchmark's or a test
+    // cluster's buyers all come from one machine.
+    const scale = this.deps.config.rateLimitScale;
+    const here = await unpaidHoldFrom(tx, placer.address);
+    if (here.orders >= MAX_UNPAID_ORDERS_PER_ADDRESS * scale) throw new Conflict(orderMessages.tooManyUnpaidOrdersFromAddress);
+    if (here.keys + adding > MAX_UNPAID_KEYS_PER_ADDRESS * scale) throw new Conflict(orderMessages.tooManyUnpaidKeysFromAddress);
   }
 
   /**

@@ -9,6 +9,7 @@ import {
   orderSchema,
   reopenedCheckoutSchema,
 } from '@keystore/contract';
+import { clientIp } from '../../platform/client-ip.ts';
 import type { OrdersService } from './service.ts';
 
 const bearer = [{ bearerAuth: [] }];
@@ -26,7 +27,9 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
         summary: 'Places an order priced by the server from the catalogue; its stock is held for 30 minutes',
         description:
           'With an Idempotency-Key header, the same key with the same items answers the order that key placed (201, nothing reserved again), ' +
-          'the same key with other items is a 422, and a request still awaiting the first answer never places a second order.',
+          'the same key with other items is a 422, and a request still awaiting the first answer never places a second order. ' +
+          'What waits for payment at once is capped (409): per customer 3 orders, 20 keys, and 10 keys of one game; ' +
+          'per client address 10 orders and 60 keys, over every account placing from it.',
         security: bearer,
         headers: createOrderHeadersSchema,
         body: createOrderRequestSchema,
@@ -42,7 +45,9 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await orders.create(request.account.userId, request.body.items, request.headers['idempotency-key'])),
+      reply
+        .code(201)
+        .send(await orders.create({ userId: request.account.userId, address: clientIp(request) }, request.body.items, request.headers['idempotency-key'])),
   );
 
   app.get(
@@ -82,6 +87,24 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
       },
     },
     async (request) => ({ paymentUrl: await orders.reopenCheckout(request.params.id, request.account.userId) }),
+  );
+
+  app.post(
+    '/api/orders/:id/cancel',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['orders'],
+        summary: "Cancels one of the caller's orders awaiting payment: its keys go back on the shelf at once",
+        description:
+          'Idempotent: an order already closed unpaid (cancelled, expired, declined) answers as it is. ' +
+          'A paid or refunded order is a 409; an order of someone else is a 404.',
+        security: bearer,
+        params: orderIdParamsSchema,
+        response: { 200: orderSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema },
+      },
+    },
+    async (request) => orders.cancel(request.params.id, request.account.userId),
   );
 
   app.post(

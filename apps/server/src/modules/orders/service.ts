@@ -12,7 +12,7 @@ import { KeyAllocator } from './allocation.ts';
 import type { AdmissionGate } from '../../platform/admission.ts';
 import type { OrderEvents } from './events.ts';
 import { assertAwaitingPayment, PaymentStates } from './payment-states.ts';
-import { OrderPlacement } from './placement.ts';
+import { OrderPlacement, type Placer } from './placement.ts';
 import { expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderLineRow, type OrderRow } from './store.ts';
 import { toHistoryEntry, toOrder } from './views.ts';
 
@@ -78,8 +78,34 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   }
 
   /** Places an order, or answers again the one placed with the same Idempotency-Key (placement.ts). */
-  create(userId: string, items: CreateOrderRequest['items'], idempotencyKey?: string): Promise<CreateOrderAnswer> {
-    return this.placement.place(userId, items, idempotencyKey);
+  create(placer: Placer, items: CreateOrderRequest['items'], idempotencyKey?: string): Promise<CreateOrderAnswer> {
+    return this.placement.place(placer, items, idempotencyKey);
+  }
+
+  /**
+   * The customer closes an order awaiting payment (the pay page's Cancel): its keys go back on the
+   * shelf at once rather than when its 30 minutes are over, and its checkout is closed. Idempotent: an
+   * order already closed unpaid (cancelled, lapsed, declined) answers as it is; a paid one is a 409.
+   */
+  async cancel(orderId: string, userId: string): Promise<Order> {
+    const row = await this.ownedOrder(orderId, userId);
+    if (row.status === 'Awaiting payment') {
+      await this.payments.closeUnpaid(orderId, 'Cancelled', null);
+      await this.closeCheckout(row);
+    }
+    // Read again: a payment may have been committed just before the cancel took the order's lock.
+    const [order] = await this.views([(await findOrder(this.db, orderId))!]);
+    if (order!.status === 'Paid') throw new Conflict(orderMessages.cancelPaidOrder);
+    if (order!.status === 'Refunded') throw new Conflict(orderMessages.cancelRefundedOrder);
+    return order!;
+  }
+
+  private async closeCheckout(row: OrderRow): Promise<void> {
+    try {
+      await this.payments.provider(row.provider).closeCheckout?.({ id: row.id, providerRef: row.providerRef });
+    } catch (error) {
+      this.deps.log.warn({ err: error, orderId: row.id, provider: row.provider }, 'could not close the checkout of a cancelled order');
+    }
   }
 
   /** The customer's orders, newest first. */

@@ -1,9 +1,9 @@
 // Data access for orders and their lines, and the stock reservation on the catalogue's games rows.
 // Reserving stock is the one place another module's table is written here: it must happen in the
 // same transaction as the order insert, or two buyers could both get the last key (decision 008).
-import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { catalogMessages, orderMessages, type OrderStatus } from '@keystore/contract';
-import { preparedOnce, queryRows, type Db } from '../../db/client.ts';
+import { HOLDER_LOCK_SPACES, preparedOnce, queryRows, type Db } from '../../db/client.ts';
 import { games, orderLines, orders } from '../../db/schema.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
 
@@ -62,6 +62,12 @@ async function shortage(tx: Db, gameId: string): Promise<Error> {
   return new Conflict(orderMessages.outOfStock(game.title, game.active ? game.stock : 0));
 }
 
+/** A game's title, for a refusal that names it. */
+export async function titleOfGame(tx: Db, gameId: string): Promise<string> {
+  const [game] = await tx.select({ title: games.title }).from(games).where(eq(games.id, gameId));
+  return game?.title ?? gameId;
+}
+
 /** Ends the reservations of an order whose keys will not be sold, in game id order like a reservation. */
 export async function returnStock(tx: Db, lines: StockRequest[]): Promise<void> {
   await settleReservations(tx, lines, false);
@@ -101,13 +107,6 @@ export async function insertOrder(tx: Db, order: typeof orders.$inferInsert, lin
 const orderById = preparedOnce((db) => db.select().from(orders).where(eq(orders.id, sql.placeholder('id'))).prepare('order_by_id'));
 const linesOfOne = preparedOnce((db) =>
   db.select().from(orderLines).where(eq(orderLines.orderId, sql.placeholder('orderId'))).orderBy(asc(orderLines.position)).prepare('lines_of_order'),
-);
-const unpaidOfUser = preparedOnce((db) =>
-  db
-    .select({ unpaid: count() })
-    .from(orders)
-    .where(and(eq(orders.userId, sql.placeholder('userId')), eq(orders.status, 'Awaiting payment')))
-    .prepare('unpaid_orders_of_user'),
 );
 
 export async function findOrder(db: Db, id: string): Promise<OrderRow | undefined> {
@@ -149,10 +148,55 @@ export function ordersOfUser(db: Db, userId: string): Promise<OrderRow[]> {
   return db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt), desc(orders.id));
 }
 
-/** How many orders of the customer await payment. */
-export async function unpaidOrderCount(db: Db, userId: string): Promise<number> {
-  const [row] = await unpaidOfUser(db).execute({ userId });
-  return row?.unpaid ?? 0;
+/**
+ * The network a client address is counted in: the address itself for IPv4, its /64 for IPv6 (one
+ * subscriber's line hands out a whole /64, so single IPv6 addresses cost nothing to rotate).
+ */
+const networkOf = (address: string) =>
+  sql`network(set_masklen(${address}::inet, case family(${address}::inet) when 4 then 32 else 64 end))`;
+
+/**
+ * Waits until no other transaction is placing an order for this customer or from this address, and
+ * holds both until the caller's transaction ends (transaction-level advisory locks, on every instance
+ * alike): what they hold unpaid, counted next, cannot change until this order is written or refused.
+ * Always the customer first, then the address, so two placements cannot wait for each other.
+ */
+export async function lockHolders(tx: Db, userId: string, address: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${HOLDER_LOCK_SPACES.customer}, hashtext(${userId}))`);
+  await tx.execute(sql`select pg_advisory_xact_lock(${HOLDER_LOCK_SPACES.address}, hashtext(${networkOf(address)}::text))`);
+}
+
+/** What waits for payment: orders, keys over all of them, and keys per game. */
+export interface UnpaidHold {
+  orders: number;
+  keys: number;
+  keysPerGame: Map<string, number>;
+}
+
+/**
+ * What the customer's orders awaiting payment hold now (an order past its time no longer counts: the
+ * expiry job is putting its keys back). Few rows: the caps keep a customer's unpaid lines few.
+ */
+export async function unpaidHoldOf(tx: Db, userId: string): Promise<UnpaidHold> {
+  const rows = await queryRows<{ order_id: string; game_id: string; quantity: number }>(
+    tx,
+    sql`select o.id as order_id, l.game_id, l.quantity from ${orders} o join ${orderLines} l on l.order_id = o.id
+        where o.user_id = ${userId} and o.status = 'Awaiting payment' and o.expires_at > now()`,
+  );
+  const keysPerGame = new Map<string, number>();
+  for (const row of rows) keysPerGame.set(row.game_id, (keysPerGame.get(row.game_id) ?? 0) + row.quantity);
+  return { orders: new Set(rows.map((row) => row.order_id)).size, keys: rows.reduce((sum, row) => sum + row.quantity, 0), keysPerGame };
+}
+
+/** What the orders awaiting payment placed from this address's network hold now, by every account. */
+export async function unpaidHoldFrom(tx: Db, address: string): Promise<Omit<UnpaidHold, 'keysPerGame'>> {
+  const [row] = await queryRows<{ orders: number; keys: number }>(
+    tx,
+    sql`select count(distinct o.id)::int as orders, coalesce(sum(l.quantity), 0)::int as keys
+        from ${orders} o join ${orderLines} l on l.order_id = o.id
+        where o.status = 'Awaiting payment' and o.placed_from <<= ${networkOf(address)} and o.expires_at > now()`,
+  );
+  return { orders: row?.orders ?? 0, keys: row?.keys ?? 0 };
 }
 
 /** Moves an order from one of `from` to a new state; answers the row, or undefined when it was elsewhere. */

@@ -45,6 +45,12 @@ export interface PaymentProvider {
    */
   reopenUrl(order: { id: string; providerRef: string | null }): Promise<string>;
   /**
+   * Closes the checkout of an order the customer cancelled, so it cannot take money any more (Stripe:
+   * the session is expired). Best effort: a payment that still arrives for a cancelled order is handled
+   * like one for a lapsed order (its keys are taken again, or the money goes back).
+   */
+  closeCheckout?(order: { id: string; providerRef: string | null }): Promise<void>;
+  /**
    * Gives the money of a paid order back (admin refund, or a payment that arrived for an order that
    * can no longer be served). Must be idempotent per order id: it may be called again after a crash.
    */

@@ -71,6 +71,18 @@ describe('paying with Stripe Checkout', () => {
     expect(await t.stockOf(gameId)).toBe(5);
   });
 
+  it('expires the Checkout Session of an order its buyer cancels, so it can no longer take money', async () => {
+    const canceller = await t.buyer();
+    const gameId = await t.gameWithStock(5, 4);
+    const { order } = await t.order(canceller, gameId, 2);
+    const answer = await t.app.inject({ method: 'POST', url: `/api/orders/${order._id}/cancel`, headers: canceller.headers });
+    expect({ status: answer.statusCode, order: answer.json<{ status: string }>().status }).toEqual({ status: 200, order: 'Cancelled' });
+    const session = fake.sessionFor(order._id);
+    expect(fake.calls(`POST /v1/checkout/sessions/${session.id}/expire`)).toHaveLength(1);
+    expect(session.status).toBe('expired');
+    expect(await t.stockOf(gameId)).toBe(5);
+  });
+
   it('refunds a paid order through Stripe once, for the payment intent of its checkout', async () => {
     const gameId = await t.gameWithStock(10, 4);
     const { order } = await t.order(buyer, gameId, 2);

@@ -105,6 +105,13 @@ class StripeProvider implements PaymentProvider {
     throw new Conflict(session.status === 'complete' ? orderMessages.paymentProcessing : orderMessages.orderExpired);
   }
 
+  async closeCheckout(order: { id: string; providerRef: string | null }): Promise<void> {
+    // The customer cancelled the order: its session must not take money for keys that went back on the shelf.
+    if (!order.providerRef?.startsWith('cs_')) return;
+    const session = await this.stripe.checkout.sessions.retrieve(order.providerRef);
+    if (session.status === 'open') await this.stripe.checkout.sessions.expire(order.providerRef);
+  }
+
   async refund(order: RefundableOrder): Promise<void> {
     const paymentIntent = order.providerRef ? await paymentIntentOf(this.stripe, order.providerRef) : undefined;
     if (!paymentIntent) throw new Error(`Order ${order.id} has no Stripe payment to refund`);

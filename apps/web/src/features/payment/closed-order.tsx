@@ -8,6 +8,7 @@ function closedMessage(order: Order, expired: boolean): string {
   if (expired || order.status === 'Expired') return m.orderExpired;
   if (order.status === 'Paid') return m.orderAlreadyPaid;
   if (order.status === 'Refunded') return m.orderRefunded;
+  if (order.status === 'Cancelled') return m.orderCancelled;
   return m.orderDeclined;
 }
 

@@ -32,6 +32,12 @@ function order(overrides: Partial<Order> = {}): Order {
   } as Order;
 }
 
+/** The cart, as far as this page is concerned: that it opened and what it holds then. */
+function CartProbe() {
+  const { items } = useCart();
+  return <h1>{`Cart ${items.length}`}</h1>;
+}
+
 /** The library, as far as this page is concerned: where it went and what the cart holds then. */
 function LibraryProbe() {
   const { items } = useCart();
@@ -46,6 +52,7 @@ function renderPay(path = '/pay/o1') {
         <Routes>
           <Route path="/pay/:orderId" element={<PayPage />} />
           <Route path="/library" element={<LibraryProbe />} />
+          <Route path="/cart" element={<CartProbe />} />
         </Routes>
         <Toasts />
       </MemoryRouter>
@@ -79,6 +86,38 @@ afterEach(() => {
 });
 
 describe('the payment page', () => {
+  it("'Cancel order' gives the order's keys back at once and returns to the cart, which keeps the games", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      'GET /api/orders/o1': () => json(200, order()),
+      'POST /api/orders/o1/cancel': () => json(200, order({ status: 'Cancelled', deliveryStatus: 'Not delivered' })),
+    });
+    renderPay();
+    await user.click(await screen.findByRole('button', { name: 'Cancel order' }));
+    expect(await screen.findByRole('heading', { name: 'Cart 2' })).toBeTruthy();
+    expect(screen.getByText('Order cancelled: nothing was charged, and its keys are back in the store.')).toBeTruthy();
+    expect(calls.at(-1)).toEqual({ route: 'POST /api/orders/o1/cancel', authorization: 'Bearer token-1' });
+  });
+
+  it("shows why 'Cancel order' did not go through, and stays on the order", async () => {
+    const user = userEvent.setup();
+    stubApi({
+      'GET /api/orders/o1': () => json(200, order()),
+      'POST /api/orders/o1/cancel': () => json(409, { error: 'This order has already been paid, so it cannot be cancelled.' }),
+    });
+    renderPay();
+    await user.click(await screen.findByRole('button', { name: 'Cancel order' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This order has already been paid, so it cannot be cancelled.');
+    expect(screen.getByRole('button', { name: 'Pay €25.00' })).toBeTruthy();
+  });
+
+  it('says a cancelled order was cancelled and nothing was charged', async () => {
+    stubApi({ 'GET /api/orders/o1': () => json(200, order({ status: 'Cancelled', deliveryStatus: 'Not delivered' })) });
+    renderPay();
+    expect((await screen.findByRole('alert')).textContent).toBe('You cancelled this order, so nothing was charged. Please place a new order.');
+    expect(screen.getByRole('link', { name: 'Back to Store' })).toBeTruthy();
+  });
+
   it('shows the order, checks the card before sending, and shows a decline above the form', async () => {
     const user = userEvent.setup();
     const calls = stubApi({

@@ -10,6 +10,7 @@ import { useCheckoutAttempt } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { useSession } from '../../lib/session.ts';
 import { showToast } from '../../ui/toasts.tsx';
+import { CancelOrder } from './cancel-order.tsx';
 import { CardForm } from './card-form.tsx';
 import { ClosedOrder } from './closed-order.tsx';
 import { OrderLines } from './order-lines.tsx';
@@ -23,7 +24,8 @@ import styles from './pay-page.module.css';
  * Paid: the bought games leave the cart and the library opens. Declined: the message stays above the form; the
  * server has closed that order, so the next attempt places a new order with the same lines first, under one
  * Idempotency-Key until a verdict, so a click repeated after a lost answer pays that order rather than placing another.
- * An order paid on Stripe's page comes here when the customer cancels there (`?cancelled=1`).
+ * An order paid on Stripe's page comes here when the customer cancels there (`?cancelled=1`). 'Cancel order'
+ * closes the order unpaid and puts its keys back on the shelf at once.
  */
 export function PayPage() {
   const { orderId = '' } = useParams();
@@ -130,6 +132,8 @@ function PayOrder({ orderId }: { orderId: string }) {
           )}
           {closed && <p className={styles.expiry}>You can try another card: paying again places a new order with the same games.</p>}
           <CardForm busy={busy} submitLabel={`Pay ${formatEuro(order.amount)}`} onPay={(card) => void pay(card)} />
+          {/* Once a card was declined here that order is closed already: its keys are back on the shelf. */}
+          {!closed && <CancelOrder order={order} disabled={busy} />}
           <TestCardsHint />
         </div>
       </div>

@@ -5,6 +5,7 @@ import { orderUiMessages } from '@keystore/contract/messages';
 import { apiSend, messageOf } from '../../lib/api.ts';
 import { openPaymentPage } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
+import { CancelOrder } from './cancel-order.tsx';
 import { OrderLines } from './order-lines.tsx';
 import { ReservedUntil } from './reserved-until.tsx';
 import styles from './pay-page.module.css';
@@ -13,7 +14,7 @@ import styles from './pay-page.module.css';
  * An order awaiting payment on the provider's own page (Stripe Checkout), as the customer finds it in
  * the store: back from that page's Cancel (`cancelled`) it says nothing was charged and the keys are
  * still reserved. 'Try again' returns to the same checkout rather than placing a new order, which
- * would hold the same keys a second time.
+ * would hold the same keys a second time. 'Cancel order' gives the keys back at once instead.
  */
 export function ProviderCheckout({ order, cancelled }: { order: Order; cancelled: boolean }) {
   const navigate = useNavigate();
@@ -53,6 +54,7 @@ export function ProviderCheckout({ order, cancelled }: { order: Order; cancelled
       <button type="button" className={styles.primary} disabled={busy} aria-busy={busy} onClick={reopen}>
         {cancelled ? 'Try again' : 'Continue to payment'}
       </button>
+      <CancelOrder order={order} disabled={busy} />
     </section>
   );
 }
