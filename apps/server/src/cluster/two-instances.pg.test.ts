@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameListAnswer, Order, Purchase, User } from '@keystore/contract';
 import { openDatabase, queryRows, type Database } from '../db/client.ts';
+import { answers } from '../../../../scripts/server-process.ts';
 import { multipart } from '../test/multipart.ts';
 import { customerOver, customersIn, eventually, purchase, scratchDatabase, SHARED_POSTGRES, startInstance, type Instance } from '../test/cluster-kit.ts';
 
@@ -52,6 +53,21 @@ describe.skipIf(!SHARED_POSTGRES)('two instances on one PostgreSQL', () => {
     const revealed = await fetch(`${b.base}/api/purchases/${owned!._id}/key`, { headers: customer.headers });
     expect(revealed.status).toBe(200);
     expect(((await revealed.json()) as { key: string }).key).toMatch(/^DEMO-/);
+  });
+
+  it('opens on B the stream with a ticket A issued, and takes each ticket once across both (through Redis)', async () => {
+    const customer = await customerOver(a.base);
+    const ask = await fetch(`${a.base}/api/notifications/stream-ticket`, { method: 'POST', headers: { authorization: customer.headers.authorization! } });
+    expect(ask.status).toBe(200);
+    const { ticket } = (await ask.json()) as { ticket: string };
+    const opened = new AbortController();
+    const onB = await fetch(`${b.base}/api/notifications/stream?ticket=${ticket}`, { signal: opened.signal });
+    expect(onB.status).toBe(200);
+    opened.abort();
+    const again = await fetch(`${a.base}/api/notifications/stream?ticket=${ticket}`);
+    // Without Redis each instance remembers only the tickets it took (decision 016).
+    if (await answers(6379)) expect(again.status).toBe(401);
+    await again.body?.cancel();
   });
 
   it('serves from B an avatar uploaded through A', async () => {

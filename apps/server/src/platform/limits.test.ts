@@ -22,6 +22,10 @@ describe('Limits', () => {
     const limits = new Limits({ log: quietLog(), scale: 2 });
     for (let i = 0; i < 6; i += 1) expect((await limits.hit(rule, 'a')).allowed).toBe(true);
     expect((await limits.hit(rule, 'a')).allowed).toBe(false);
+    // … but not a rule of the protocol, such as a ticket's one use.
+    const once = { name: 'once', limit: 1, windowSeconds: 60, unscaled: true };
+    expect((await limits.hit(once, 't')).allowed).toBe(true);
+    expect((await limits.hit(once, 't')).allowed).toBe(false);
   });
 
   it('peeks without counting, blocks for a given time and forgets', async () => {

@@ -19,6 +19,8 @@ export interface LimitRule {
   windowSeconds: number;
   /** The 429 text; the account API's "too many requests" when absent. */
   message?: (retryAfterSeconds: number) => string;
+  /** A rule of the protocol rather than a budget (a ticket's one use): RATE_LIMIT_SCALE leaves it alone. */
+  unscaled?: boolean;
 }
 
 /** Who a limit counts: an address, a user, an e-mail. No subject (an anonymous caller for a per-user rule): not counted. */
@@ -183,7 +185,7 @@ export class Limits {
   }
 
   private limitOf(rule: LimitRule): number {
-    return Math.max(1, Math.round(rule.limit * this.scale));
+    return rule.unscaled ? rule.limit : Math.max(1, Math.round(rule.limit * this.scale));
   }
 
   private refused(rejection: unknown): Verdict {

@@ -53,7 +53,7 @@ const BEARER = /^Bearer\s+(\S+)$/i;
  * A ticket's one use, counted like a limit of one: through Redis when configured, so every
  * instance refuses a ticket another has taken; in memory otherwise, per instance.
  */
-const TICKET_USE: LimitRule = { name: 'stream-ticket-use', limit: 1, windowSeconds: STREAM_TICKET_SECONDS };
+const TICKET_USE: LimitRule = { name: 'stream-ticket-use', limit: 1, windowSeconds: STREAM_TICKET_SECONDS, unscaled: true };
 
 /** Decorates the app with `authenticate` and `requireAdmin` (on the root instance, so every module sees them). */
 export function registerAuthentication(app: FastifyInstance, sessions: SessionService, users: RoleLookup): void {
