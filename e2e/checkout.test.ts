@@ -87,4 +87,22 @@ describe('checkout', () => {
     expect(await details.getByText('Delivered', { exact: true }).isVisible()).toBe(true);
     expect(await details.getByRole('link', { name: 'Your keys are in the Library' }).getAttribute('href')).toBe('/library');
   });
+
+  it("gives the keys back at once with 'Cancel order', and keeps the game in the cart", async () => {
+    const other = (await gamesInStock(baseUrl))[1]!;
+    const stockOf = async () => ((await (await fetch(`${baseUrl}/api/games/${other._id}`)).json()) as { stock: number }).stock;
+    const before = await stockOf();
+    await addToCart(page, baseUrl, other);
+    await proceedToCheckout(page, baseUrl);
+    await page.waitForURL('**/pay/*');
+    await expect.poll(() => stockOf()).toBe(before - 1);
+    const cancel = page.getByRole('button', { name: 'Cancel order' });
+    await expect.poll(() => cancel.isVisible()).toBe(true);
+    await screenshot(page, 'pay-cancel-1280');
+    await cancel.click();
+    await page.waitForURL('**/cart');
+    expect(await stockOf()).toBe(before);
+    expect(await page.getByText(other.title).first().isVisible()).toBe(true);
+    await screenshot(page, 'cart-after-cancel-1280');
+  });
 });
