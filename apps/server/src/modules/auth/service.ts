@@ -187,7 +187,10 @@ export class AuthService {
   async forgotPassword(email: string): Promise<string> {
     const user = await this.users.findByEmail(email);
     if (user) {
-      const written = this.mailResetLink(user)
+      // Begun on the next turn of the event loop, once the answer is on its way: even the first
+      // synchronous steps of the write (and the embedded database's work) then come after it.
+      const written = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => this.mailResetLink(user))
         .catch((error: unknown) => this.log.error({ err: error }, 'password reset link could not be written'))
         .finally(() => this.pending.delete(written));
       this.pending.add(written);
