@@ -16,7 +16,7 @@ import {
   newsSchema,
 } from '@keystore/contract';
 import { HttpError, Invalid, NotFound } from '../../platform/errors.ts';
-import { formError } from '../../platform/form-errors.ts';
+import { fileBytes, readingForm } from '../../platform/form-errors.ts';
 import { perAddress, perUser } from '../../platform/limits.ts';
 import { sendImage } from '../../platform/image-store.ts';
 import { NEWS_COVER_URL_PREFIX } from './covers.ts';
@@ -140,8 +140,8 @@ function coverFromText(text: string | null | undefined): CoverSource {
 async function fromForm(request: FastifyRequest): Promise<NewNews> {
   const fields: Record<string, string> = {};
   let cover: CoverSource;
-  // Content of up to NEWS_CONTENT_MAX characters, of up to 4 bytes each in UTF-8.
-  try {
+  await readingForm(request, newsMessages.coverTooLarge, async () => {
+    // Content of up to NEWS_CONTENT_MAX characters, of up to 4 bytes each in UTF-8.
     const parts = request.parts({ limits: { fileSize: NEWS_COVER_MAX_BYTES, files: 1, fieldSize: NEWS_CONTENT_MAX * 4 } });
     for await (const part of parts) {
       if (part.type === 'field') {
@@ -149,14 +149,10 @@ async function fromForm(request: FastifyRequest): Promise<NewNews> {
         if (typeof part.value === 'string') fields[part.fieldname] = part.value.replace(/\r\n?/g, '\n');
         continue;
       }
-      const bytes = await part.toBuffer();
-      // See users/routes.ts: over a real socket busboy may flag the cut-off only after the last chunk.
-      if (part.file.truncated) throw new HttpError(413, newsMessages.coverTooLarge);
+      const bytes = await fileBytes(part, newsMessages.coverTooLarge);
       // A form sent without choosing a file carries an empty part.
       if (part.fieldname === 'coverImage' && bytes.length > 0) cover = { bytes };
     }
-  } catch (error) {
-    throw formError(request, error, newsMessages.coverTooLarge);
-  }
+  });
   return { ...parse(newsFieldsSchema, fields), cover };
 }

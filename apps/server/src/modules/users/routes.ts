@@ -12,8 +12,8 @@ import {
   userSchema,
 } from '@keystore/contract';
 import { refusingCommon } from '../../platform/common-passwords.ts';
-import { HttpError, Invalid, NotFound, Unauthorized } from '../../platform/errors.ts';
-import { formError } from '../../platform/form-errors.ts';
+import { Invalid, NotFound, Unauthorized } from '../../platform/errors.ts';
+import { fileBytes, readingForm } from '../../platform/form-errors.ts';
 import { perUser, type LimitRule } from '../../platform/limits.ts';
 import { sendImage } from '../../platform/image-store.ts';
 import { AVATAR_URL_PREFIX, type UsersService } from './service.ts';
@@ -133,18 +133,12 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
  */
 async function avatarUpload(request: FastifyRequest): Promise<Buffer> {
   if (!request.isMultipart()) throw new Invalid(accountMessages.avatarMissing);
-  try {
+  const upload = await readingForm(request, accountMessages.avatarTooLarge, async () => {
     const part = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
     if (!part || part.fieldname !== 'avatar') throw new Invalid(accountMessages.avatarMissing);
-    const upload = await part.toBuffer();
-    // toBuffer() misses the limit when busboy marks the file truncated only after its last chunk was
-    // read, as happens over a real socket (fastify/fastify-multipart#542); once the file has ended,
-    // busboy's own flag is certain.
-    if (part.file.truncated) throw new HttpError(413, accountMessages.avatarTooLarge);
-    // A form sent without choosing a file carries an empty part.
-    if (upload.length === 0) throw new Invalid(accountMessages.avatarMissing);
-    return upload;
-  } catch (error) {
-    throw formError(request, error, accountMessages.avatarTooLarge);
-  }
+    return fileBytes(part, accountMessages.avatarTooLarge);
+  });
+  // A form sent without choosing a file carries an empty part.
+  if (upload.length === 0) throw new Invalid(accountMessages.avatarMissing);
+  return upload;
 }
