@@ -26,7 +26,7 @@ import { registerPayments } from './modules/payments/plugin.ts';
 import { usersRoutes } from './modules/users/routes.ts';
 import { UsersService } from './modules/users/service.ts';
 import { Mailer } from './platform/mailer.ts';
-import { headHtml, pageHead } from './modules/seo/pages.ts';
+import { headHtml, pageHead, storeMetaHtml } from './modules/seo/pages.ts';
 import { seoRoutes } from './modules/seo/routes.ts';
 import { supportRoutes } from './modules/support/routes.ts';
 import { SupportService } from './modules/support/service.ts';
@@ -219,9 +219,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('orderJobs', orderJobs);
   app.addHook('onReady', () => orderJobs.start());
   app.addHook('onClose', () => orderJobs.stop());
+  const storeMeta = storeMetaHtml({ supportEmail: config.mail.supportEmail });
   await registerWebApp(app, config.webDist, async (pathname, chunks) => {
     const head = await pageHead(pathname, catalog, config.publicUrl, news);
-    return { status: head.status, head: headHtml(head, config.publicUrl, chunks(head.entry)) };
+    return { status: head.status, head: `${headHtml(head, config.publicUrl, chunks(head.entry))}\n    ${storeMeta}` };
   });
   return app;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SUPPORT_EMAIL } from '@keystore/contract/constants';
 import { emailProblem, normalizeEmail, passwordProblem } from '@keystore/contract/rules';
 import { commonPasswordProblem } from './platform/common-passwords.ts';
 
@@ -17,7 +18,7 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Keystore <no-reply@keystore.local>'),
-  SUPPORT_EMAIL: z.string().default('support@keystore.local'),
+  SUPPORT_EMAIL: z.string().default(DEFAULT_SUPPORT_EMAIL),
   JWT_SECRET: z.string().min(32).optional(),
   /** The secret tokens were signed with before JWT_SECRET: still accepted, never used to sign. */
   JWT_SECRET_PREVIOUS: z.string().min(32).optional(),

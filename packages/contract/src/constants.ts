@@ -114,9 +114,17 @@ export const COOKIE_CONSENT_DAYS = 365;
 export const CAROUSEL_ADVANCE_MS = 5000;
 export const CAROUSEL_SWIPE_PX = 50;
 
-/** The shop's public support address and hours (SPEC §1), shown in the footer and the legal pages. */
-export const SUPPORT_EMAIL = 'support@keystore.example';
+/**
+ * The shop's support address when SUPPORT_EMAIL is not configured. The server's configuration is the
+ * one value: mails use it, and every page it serves carries it (STORE_META.supportEmail), so the
+ * footer and the legal pages show the address the shop configured.
+ */
+export const DEFAULT_SUPPORT_EMAIL = 'support@keystore.example';
+/** The shop's support hours (SPEC §1), shown in the footer and the legal pages. */
 export const SUPPORT_HOURS = '10:00–22:00 UK time';
+
+/** Names of the meta tags in which the server hands its configuration to the web app. */
+export const STORE_META = { supportEmail: 'keystore:support-email' } as const;
 
 /** Accounts (SPEC §5, §9, issue 4): lengths, codes, delays of the auth dialogs. */
 export const USERNAME_MIN_LENGTH = 3;

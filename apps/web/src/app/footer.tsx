@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
-import { SUPPORT_EMAIL, SUPPORT_HOURS } from '@keystore/contract/constants';
+import { SUPPORT_HOURS } from '@keystore/contract/constants';
+import { supportEmail } from '../lib/store-facts.ts';
 import styles from './footer.module.css';
 
 
@@ -24,7 +25,7 @@ export function Footer() {
         </ul>
       </div>
       <p className={styles.support}>
-        Support, {SUPPORT_HOURS}: <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>
+        Support, {SUPPORT_HOURS}: <a href={`mailto:${supportEmail()}`}>{supportEmail()}</a>
       </p>
     </footer>
   );

@@ -1,4 +1,5 @@
 import { TOP_SALES_COUNT, type Game, type News } from '@keystore/contract';
+import { STORE_META } from '@keystore/contract/constants';
 import { HttpError } from '../../platform/errors.ts';
 import type { CatalogService } from '../catalog/service.ts';
 
@@ -185,6 +186,11 @@ export function headHtml(head: PageHead, publicUrl: string, chunks: { scripts: s
     head.jsonLd ? `<script type="application/ld+json">${JSON.stringify(head.jsonLd).replace(/</g, '\\u003c')}</script>` : '',
   ];
   return tags.filter(Boolean).join('\n    ');
+}
+
+/** The configuration the web app reads from every page (contract STORE_META): one value, the server's. */
+export function storeMetaHtml(store: { supportEmail: string }): string {
+  return `<meta name="${STORE_META.supportEmail}" content="${escapeHtml(store.supportEmail)}" />`;
 }
 
 function escapeHtml(text: string): string {

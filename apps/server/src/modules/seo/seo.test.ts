@@ -25,12 +25,18 @@ describe('pages as the server sends them', () => {
         'src/features/game/game-page.tsx': { file: 'assets/game-page-1.js', imports: ['index.html', '_card.js'] },
       }),
     );
-    t = await buildTestApp({ env: { WEB_DIST: web, PUBLIC_URL: 'https://shop.example' } });
+    t = await buildTestApp({ env: { WEB_DIST: web, PUBLIC_URL: 'https://shop.example', SUPPORT_EMAIL: 'help@shop.example' } });
     await t.app.catalog.syncNow();
   });
   afterAll(async () => {
     await t.close();
     rmSync(web, { recursive: true, force: true });
+  });
+
+  it('hands every page the support address the shop configured, the one its mails use', async () => {
+    for (const url of ['/', '/terms', '/game/no-such-game']) {
+      expect((await t.app.inject({ url })).body, url).toContain('<meta name="keystore:support-email" content="help@shop.example" />');
+    }
   });
 
   it('gives each page its own title, description and OpenGraph tags', async () => {

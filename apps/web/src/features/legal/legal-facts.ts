@@ -1,7 +1,6 @@
 // The facts every legal text repeats (SPEC §1), written once so the three pages cannot disagree.
 
 export const COMPANY = 'Keystore Digital Ltd';
-export { SUPPORT_EMAIL } from '@keystore/contract/constants';
 /** The date the current versions of the three texts took effect. */
 export const LEGAL_UPDATED = '22 November 2026';
 export { SUPPORT_HOURS } from '@keystore/contract/constants';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { SUPPORT_EMAIL } from './legal-facts.ts';
+import { supportEmail } from '../../lib/store-facts.ts';
 import styles from './legal-page.module.css';
 
 /** One numbered part of a legal text; `id` is its anchor in the table of contents. */
@@ -88,5 +88,6 @@ export function LegalTable({ caption, head, rows }: { caption: string; head: rea
 
 /** The support address as a mail link. */
 export function SupportEmail() {
-  return <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>;
+  const address = supportEmail();
+  return <a href={`mailto:${address}`}>{address}</a>;
 }

@@ -3,7 +3,7 @@ import styles from './order-history.module.css';
 
 interface OrderHistoryProps {
   entries: readonly PurchaseHistoryEntry[];
-  /** Opens an order's detail view; the orders of issue 5 pass it, and until then no Details button shows. */
+  /** Opens an order's detail view; without it no Details button shows. */
   onDetails?: (entry: PurchaseHistoryEntry) => void;
 }
 
