@@ -3,7 +3,7 @@
 import { CODE_TTL_MINUTES, RESET_TOKEN_TTL_MINUTES } from '@keystore/contract';
 import type { MailMessage } from './mailer.ts';
 
-const STORE_NAME = 'Keystore';
+export const STORE_NAME = 'Keystore';
 
 export interface MailContext {
   /** The origin links point at (PUBLIC_URL). */
@@ -102,14 +102,12 @@ function compose(context: MailContext, to: string, content: MailContent): MailMe
     ...(content.button ? ['', `${content.button.label}: ${content.button.href}`, ''] : []),
     ...content.after,
     '',
-    `— ${STORE_NAME}`,
-    context.publicUrl,
+    ...signature(context),
   ].join('\n');
   return { to, subject: content.subject, text, html: layout(context, content) };
 }
 
 function layout(context: MailContext, content: MailContent): string {
-  const paragraph = (line: string) => `<p style="margin:0 0 16px">${escapeHtml(line)}</p>`;
   const code = content.code
     ? `<p style="margin:0 0 16px;font-size:32px;font-weight:700;letter-spacing:8px;font-family:Consolas,monospace">${escapeHtml(content.code)}</p>`
     : '';
@@ -120,15 +118,29 @@ function layout(context: MailContext, content: MailContent): string {
   return mailFrame(
     context,
     content.subject,
-    `${paragraph(content.greeting)}
-${content.paragraphs.map(paragraph).join('\n')}
+    `${content.paragraphs.map(paragraphHtml).join('\n')}
 ${code}${button}
-${content.after.map(paragraph).join('\n')}`,
+${content.after.map(paragraphHtml).join('\n')}`,
+    content.greeting,
   );
 }
 
-/** The HTML around every mail's body (accounts, orders, support): the store's header, a white card, the footer with the support address. */
-export function mailFrame(context: MailContext, subject: string, body: string): string {
+/** One paragraph of a mail's HTML, its text escaped. */
+export function paragraphHtml(text: string): string {
+  return `<p style="margin:0 0 16px">${escapeHtml(text)}</p>`;
+}
+
+/** The plain-text ending of every mail to a customer: the signature and the store's address. */
+export function signature(context: MailContext): string[] {
+  return [`— ${STORE_NAME}`, context.publicUrl];
+}
+
+/**
+ * The HTML around every mail's body (accounts, orders, support): the store's header, a white card,
+ * the greeting when there is one, the footer with the support address.
+ */
+export function mailFrame(context: MailContext, subject: string, body: string, greeting?: string): string {
+  if (greeting) body = `${paragraphHtml(greeting)}\n${body}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:24px;background:#f4f4f7;font-family:Arial,Helvetica,sans-serif;color:#1f1f29;line-height:1.5">

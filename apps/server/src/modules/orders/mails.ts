@@ -1,11 +1,9 @@
 // The order e-mails: the receipt with the keys once every key is in, and the notice that delivery
 // is delayed. Plain text and HTML, every value escaped in the HTML.
 import { centsToEuro } from '@keystore/contract';
-import { escapeHtml, mailFrame, type MailContext } from '../../platform/mail-templates.ts';
+import { escapeHtml, mailFrame, paragraphHtml, signature, STORE_NAME, type MailContext } from '../../platform/mail-templates.ts';
 import type { MailMessage } from '../../platform/mailer.ts';
 import type { OrderLineRow, OrderRow } from './store.ts';
-
-const STORE_NAME = 'Keystore';
 
 export interface Recipient {
   email: string;
@@ -42,7 +40,7 @@ export function receiptMail(
     `Your keys are also in your library: ${libraryUrl}`,
     `Keep them private: anyone who has a key can redeem it. Questions? Write to ${context.supportEmail}.`,
     '',
-    `— ${STORE_NAME}`,
+    ...signature(context),
   ].join('\n');
   const rows = lines
     .map(
@@ -52,14 +50,14 @@ ${keysOf(line).map((key) => `<code style="display:inline-block;margin:4px 0;padd
 </td><td style="padding:8px 0;border-bottom:1px solid #eeeeee;text-align:right;vertical-align:top">${euro(line.unitPriceCents * line.quantity)}</td></tr>`,
     )
     .join('\n');
-  const body = `<p style="margin:0 0 16px">Thank you for your order ${shortId(order)}. It is paid and here are your keys.</p>
+  const body = `${paragraphHtml(`Thank you for your order ${shortId(order)}. It is paid and here are your keys.`)}
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}
 <tr><td style="padding:8px 0"><strong>Total paid</strong></td><td style="padding:8px 0;text-align:right"><strong>${euro(order.amountCents)}</strong></td></tr></table>
 ${demo ? '<p style="margin:16px 0;color:#666666">These are demo keys of the demonstration store: they activate nothing.</p>' : ''}
 <p style="margin:16px 0"><a href="${escapeHtml(libraryUrl)}" style="display:inline-block;padding:12px 20px;background:#6c5ce7;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600">Open my library</a></p>
 <p style="margin:0 0 16px;font-size:12px;color:#666666">Keep your keys private: anyone who has a key can redeem it.</p>`;
   const subject = `Your ${STORE_NAME} order ${shortId(order)}: your keys`;
-  return { to: to.email, subject, text, html: layout(context, subject, `Hi ${to.username},`, body) };
+  return { to: to.email, subject, text, html: mailFrame(context, subject, body, `Hi ${to.username},`) };
 }
 
 /** Paid, but the supplier has not handed over every key yet: the customer learns it, once. */
@@ -71,11 +69,6 @@ export function deliveryDelayedMail(context: MailContext, to: Recipient, order: 
     `If they do not arrive by then, you can ask for a refund at ${context.supportEmail}.`,
   ];
   const subject = `Your ${STORE_NAME} order ${shortId(order)}: delivery is delayed`;
-  const text = [`Hi ${to.username},`, '', ...paragraphs, '', `— ${STORE_NAME}`, context.publicUrl].join('\n');
-  const body = paragraphs.map((line) => `<p style="margin:0 0 16px">${escapeHtml(line)}</p>`).join('\n');
-  return { to: to.email, subject, text, html: layout(context, subject, `Hi ${to.username},`, body) };
-}
-
-function layout(context: MailContext, subject: string, greeting: string, body: string): string {
-  return mailFrame(context, subject, `<p style="margin:0 0 16px">${escapeHtml(greeting)}</p>\n${body}`);
+  const text = [`Hi ${to.username},`, '', ...paragraphs, '', ...signature(context)].join('\n');
+  return { to: to.email, subject, text, html: mailFrame(context, subject, paragraphs.map(paragraphHtml).join('\n'), `Hi ${to.username},`) };
 }

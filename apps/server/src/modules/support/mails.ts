@@ -1,11 +1,9 @@
 // The support form's e-mails: the message to our team (Reply-To the sender, so answering is one
 // click) and the acknowledgement to the sender. Plain text and HTML, every value escaped in the HTML.
 import { SUPPORT_HOURS, SUPPORT_REPLY_HOURS, SUPPORT_RESOLUTION_BUSINESS_DAYS } from '@keystore/contract';
-import { escapeHtml, mailFrame, type MailContext } from '../../platform/mail-templates.ts';
+import { escapeHtml, mailFrame, paragraphHtml, signature, STORE_NAME, type MailContext } from '../../platform/mail-templates.ts';
 import type { MailMessage } from '../../platform/mailer.ts';
 import type { NewSupportMessage } from './store.ts';
-
-const STORE_NAME = 'Keystore';
 
 /** The message as our team receives it, with who sent it and from where. */
 export function supportTeamMail(context: MailContext, id: string, message: NewSupportMessage): MailMessage {
@@ -30,10 +28,9 @@ export function acknowledgementMail(context: MailContext, message: NewSupportMes
     `Our support hours are ${SUPPORT_HOURS}, and most issues are resolved within ${SUPPORT_RESOLUTION_BUSINESS_DAYS} business days.`,
   ];
   const subject = `We received your message: ${message.title}`;
-  const text = [`Hi ${message.name},`, '', ...paragraphs, '', 'Your message:', message.message, '', `— ${STORE_NAME}`, context.publicUrl].join('\n');
-  const body = `<p style="margin:0 0 16px">${escapeHtml(`Hi ${message.name},`)}</p>
-${paragraphs.map((line) => `<p style="margin:0 0 16px">${escapeHtml(line)}</p>`).join('\n')}
+  const text = [`Hi ${message.name},`, '', ...paragraphs, '', 'Your message:', message.message, '', ...signature(context)].join('\n');
+  const body = `${paragraphs.map(paragraphHtml).join('\n')}
 <p style="margin:0 0 8px;color:#666666">Your message:</p>
 <blockquote style="margin:0 0 16px;padding:8px 12px;border-left:3px solid #6c5ce7;color:#444444;white-space:pre-wrap">${escapeHtml(message.message)}</blockquote>`;
-  return { to: message.email, subject, text, html: mailFrame(context, subject, body) };
+  return { to: message.email, subject, text, html: mailFrame(context, subject, body, `Hi ${message.name},`) };
 }
