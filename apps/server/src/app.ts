@@ -36,6 +36,7 @@ import { KeyRing } from './platform/key-ring.ts';
 import { loggerOptions } from './platform/logging.ts';
 import { registerTransportSecurity } from './platform/transport-security.ts';
 import { registerWebApp } from './platform/web-app.ts';
+import { clientErrorRoutes } from './platform/client-errors.ts';
 
 // What any JSON body of this API needs (an order, a message, a form), with room to spare.
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -164,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   await app.register(catalogRoutes, { catalog });
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
+  await app.register(clientErrorRoutes);
 
   const mailer = new Mailer(database, config, app.log);
   app.decorate('mailer', mailer);

@@ -7,3 +7,12 @@ export const notReadySchema = z.object({ status: z.enum(['starting', 'database-u
 /** Settings of the server the web app reads at start. */
 export const publicConfigSchema = z.object({ analyticsScriptUrl: z.string().nullable() }).meta({ id: 'PublicConfig' });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
+
+/** POST /api/client-errors: a page of the web app failed to render (its error boundary reports it). */
+export const clientErrorReportSchema = z.object({
+  message: z.string().max(1000),
+  stack: z.string().max(8000).optional(),
+  /** The page's path (no query: it may carry a code or a token). */
+  path: z.string().max(500),
+});
+export type ClientErrorReport = z.infer<typeof clientErrorReportSchema>;

@@ -5,6 +5,7 @@ import { Toasts } from '../ui/toasts.tsx';
 import { Footer } from './footer.tsx';
 import { Header } from './header/header.tsx';
 import { BottomBar, Sidebar } from './navigation.tsx';
+import { PageErrorBoundary } from './page-error-boundary.tsx';
 import { useDisplayMode } from './use-display-mode.ts';
 import { useScrollRestoration } from './use-scroll-restoration.ts';
 import styles from './layout.module.css';
@@ -23,7 +24,9 @@ export function Layout() {
         <Sidebar />
         <div className={styles.column}>
           <main id="main" className={styles.main} tabIndex={-1}>
-            <Outlet />
+            <PageErrorBoundary>
+              <Outlet />
+            </PageErrorBoundary>
           </main>
           <Footer />
         </div>
