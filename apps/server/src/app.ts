@@ -2,9 +2,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AVATAR_MAX_BYTES, healthSchema, notReadySchema, publicConfigSchema } from '@keystore/contract';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -34,6 +32,7 @@ import { registerAdmission, type AdmissionGate } from './platform/admission.ts';
 import { frameworkErrors, registerErrorHandling } from './platform/errors.ts';
 import { KeyRing } from './platform/key-ring.ts';
 import { loggerOptions } from './platform/logging.ts';
+import { registerOpenApi } from './platform/openapi.ts';
 import { registerTransportSecurity } from './platform/transport-security.ts';
 import { registerWebApp } from './platform/web-app.ts';
 
@@ -113,15 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerTransportSecurity(app);
   // gzip for browsers that ask for it (pages, scripts, API answers above 1 KB).
   await app.register(compress, { encodings: ['gzip', 'deflate'], threshold: 1024 });
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Keystore API', description: 'The storefront API for digital game keys', version: '1.0.0' },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-    },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await registerOpenApi(app);
 
   app.decorate('database', database);
   // One supplier for the catalogue and the orders: a demo supplier remembers its orders in memory.
