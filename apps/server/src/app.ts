@@ -32,7 +32,7 @@ import { registerAdmission, type AdmissionGate } from './platform/admission.ts';
 import { frameworkErrors, registerErrorHandling } from './platform/errors.ts';
 import { KeyRing } from './platform/key-ring.ts';
 import { loggerOptions } from './platform/logging.ts';
-import { registerOpenApi } from './platform/openapi.ts';
+import { NO_AUTH, registerOpenApi } from './platform/openapi.ts';
 import { registerTransportSecurity } from './platform/transport-security.ts';
 import { registerWebApp } from './platform/web-app.ts';
 
@@ -135,13 +135,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     stopping ? ('stopping' as const) : !catalog.ready ? ('starting' as const) : !database.health.check() ? ('database-unavailable' as const) : ('ok' as const);
   app.get(
     '/api/health/live',
-    { schema: { tags: ['operations'], summary: 'The process runs', response: { 200: healthSchema } } },
+    { schema: { tags: ['operations'], operationId: 'getLiveness', summary: 'The process runs', security: NO_AUTH, response: { 200: healthSchema } } },
     async () => ({ status: 'ok' as const }),
   );
-  for (const url of ['/api/health/ready', '/api/health']) {
+  for (const [url, operationId] of [['/api/health/ready', 'getReadiness'], ['/api/health', 'getHealth']] as const) {
     app.get(
       url,
-      { schema: { tags: ['operations'], summary: 'Ready for traffic: database reachable, migrations applied, catalogue loaded', response: { 200: healthSchema, 503: notReadySchema } } },
+      { schema: { tags: ['operations'], operationId, security: NO_AUTH, summary: 'Ready for traffic: database reachable, migrations applied, catalogue loaded', response: { 200: healthSchema, 503: notReadySchema } } },
       async (_request, reply) => {
         const status = readiness();
         return status === 'ok' ? { status } : reply.code(503).header('Retry-After', '1').send({ status });
@@ -150,7 +150,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   app.get(
     '/api/config',
-    { schema: { tags: ['operations'], summary: 'What the web app needs to know of the server', response: { 200: publicConfigSchema } } },
+    { schema: { tags: ['operations'], operationId: 'getPublicConfig', summary: 'What the web app needs to know of the server', security: NO_AUTH, response: { 200: publicConfigSchema } } },
     async () => ({ analyticsScriptUrl: config.analyticsScriptUrl ?? null }),
   );
   await app.register(catalogRoutes, { catalog });

@@ -3,12 +3,13 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
+/** An operation's `security`: which of these ways of calling it are accepted (any one of them). */
+type Security = ReadonlyArray<Record<string, readonly string[]>>;
+
 /** An operation anyone may call: stated, so a client generator knows it sends no token. */
-export const NO_AUTH = [];
-/** An operation that needs the caller's session (`Authorization: Bearer …`). */
-export const BEARER = [{ bearerAuth: [] }];
-/** An operation that works for visitors and says more to a signed-in caller. */
-export const OPTIONAL_BEARER = [{}, { bearerAuth: [] }];
+export const NO_AUTH: Security = [];
+/** An operation that works for visitors (the empty requirement) and says more to a signed-in caller. */
+export const OPTIONAL_BEARER: Security = [{}, { bearerAuth: [] }];
 
 /** Every tag an operation may carry, with what it groups (the order of Swagger UI's sections). */
 const TAGS = [
@@ -48,13 +49,16 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
 }
 
 type Document = ReturnType<typeof jsonSchemaTransformObject>;
+/** The parts of a 3.x description this file reads. */
+type Described = { paths?: unknown; components?: { schemas?: Record<string, unknown> } };
 
 /**
  * The description without component schemas no operation reaches. Every contract schema with an
  * id becomes a component twice, as it is read (`…Input`) and as it is written; most are only one.
  */
 function withoutUnusedSchemas(document: Document): Document {
-  const schemas: Record<string, unknown> = document.components?.schemas ?? {};
+  const { paths, components } = document as Described;
+  const schemas = components?.schemas ?? {};
   const used = new Set<string>();
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(visit);
@@ -68,9 +72,7 @@ function withoutUnusedSchemas(document: Document): Document {
       visit(child);
     }
   };
-  visit(document.paths);
-  return {
-    ...document,
-    components: { ...document.components, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))) },
-  };
+  visit(paths);
+  const kept = Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
+  return { ...document, components: { ...components, schemas: kept } } as Document;
 }
