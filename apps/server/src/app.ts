@@ -2,9 +2,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AVATAR_MAX_BYTES, healthSchema, notReadySchema, publicConfigSchema } from '@keystore/contract';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -34,6 +32,7 @@ import { registerAdmission, type AdmissionGate } from './platform/admission.ts';
 import { frameworkErrors, registerErrorHandling } from './platform/errors.ts';
 import { KeyRing } from './platform/key-ring.ts';
 import { loggerOptions } from './platform/logging.ts';
+import { NO_AUTH, registerOpenApi } from './platform/openapi.ts';
 import { registerTransportSecurity } from './platform/transport-security.ts';
 import { registerWebApp } from './platform/web-app.ts';
 import { clientErrorRoutes } from './platform/client-errors.ts';
@@ -114,15 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerTransportSecurity(app);
   // gzip for browsers that ask for it (pages, scripts, API answers above 1 KB).
   await app.register(compress, { encodings: ['gzip', 'deflate'], threshold: 1024 });
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Keystore API', description: 'The storefront API for digital game keys', version: '1.0.0' },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-    },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await registerOpenApi(app);
 
   app.decorate('database', database);
   // One supplier for the catalogue and the orders: a demo supplier remembers its orders in memory.
@@ -145,13 +136,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     stopping ? ('stopping' as const) : !catalog.ready ? ('starting' as const) : !database.health.check() ? ('database-unavailable' as const) : ('ok' as const);
   app.get(
     '/api/health/live',
-    { schema: { tags: ['operations'], summary: 'The process runs', response: { 200: healthSchema } } },
+    { schema: { tags: ['operations'], operationId: 'getLiveness', summary: 'The process runs', security: NO_AUTH, response: { 200: healthSchema } } },
     async () => ({ status: 'ok' as const }),
   );
-  for (const url of ['/api/health/ready', '/api/health']) {
+  for (const [url, operationId] of [['/api/health/ready', 'getReadiness'], ['/api/health', 'getHealth']] as const) {
     app.get(
       url,
-      { schema: { tags: ['operations'], summary: 'Ready for traffic: database reachable, migrations applied, catalogue loaded', response: { 200: healthSchema, 503: notReadySchema } } },
+      { schema: { tags: ['operations'], operationId, security: NO_AUTH, summary: 'Ready for traffic: database reachable, migrations applied, catalogue loaded', response: { 200: healthSchema, 503: notReadySchema } } },
       async (_request, reply) => {
         const status = readiness();
         return status === 'ok' ? { status } : reply.code(503).header('Retry-After', '1').send({ status });
@@ -160,7 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   app.get(
     '/api/config',
-    { schema: { tags: ['operations'], summary: 'What the web app needs to know of the server', response: { 200: publicConfigSchema } } },
+    { schema: { tags: ['operations'], operationId: 'getPublicConfig', summary: 'What the web app needs to know of the server', security: NO_AUTH, response: { 200: publicConfigSchema } } },
     async () => ({ analyticsScriptUrl: config.analyticsScriptUrl ?? null }),
   );
   await app.register(catalogRoutes, { catalog });

@@ -7,6 +7,8 @@ import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { errorSchema } from '@keystore/contract';
 import type { Db } from '../db/client.ts';
 import { images } from '../db/schema.ts';
 
@@ -99,6 +101,13 @@ export class ImageStore {
 }
 
 /** Answers an image with its ETag and a year of caching; 304 without the bytes when the client has them. */
+/** What `sendImage` answers, for a route's schema: the image, not modified, or 404 for a name that holds none. */
+export const imageAnswers = {
+  200: { description: 'The image (WebP)', content: { 'image/webp': { schema: z.string().meta({ format: 'binary' }) } } },
+  304: z.null().describe('Not modified: the If-None-Match tag is the image’s ETag'),
+  404: errorSchema,
+};
+
 export function sendImage(request: FastifyRequest, reply: FastifyReply, image: StoredImage): FastifyReply {
   reply.header('ETag', image.etag).header('Cache-Control', IMMUTABLE);
   if (clientHas(request.headers['if-none-match'], image.etag)) return reply.code(304).send();

@@ -23,6 +23,7 @@ import { refusingCommon } from '../../platform/common-passwords.ts';
 import { perAddress, perBodyField } from '../../platform/limits.ts';
 import { AUTH_LIMITS as L } from './limits.ts';
 import type { AuthService, Device } from './service.ts';
+import { NO_AUTH } from '../../platform/openapi.ts';
 
 const errors = { 400: errorSchema, 429: errorSchema } as const;
 /** The contract's bodies with the one password rule only the server applies: no common password. */
@@ -41,6 +42,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     {
       config: { limits: [perAddress(L.registerPerIp)] },
       schema: {
+        operationId: 'registerAccount',
+        security: NO_AUTH,
         tags,
         summary: 'Create an unverified account and e-mail its 6-digit code and link',
         body: registerBody,
@@ -56,7 +59,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     '/api/auth/check-username',
     {
       config: { limits: [perAddress(L.checksPerIp)] },
-      schema: { tags, summary: 'Whether a username is free', body: checkUsernameRequestSchema, response: { 200: availabilitySchema, ...errors } },
+      schema: { operationId: 'checkUsername', security: NO_AUTH, tags, summary: 'Whether a username is free', body: checkUsernameRequestSchema, response: { 200: availabilitySchema, ...errors } },
     },
     async (request) => {
       return { available: await auth.usernameAvailable(request.body.username) };
@@ -67,7 +70,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     '/api/auth/check-email',
     {
       config: { limits: [perAddress(L.checksPerIp)] },
-      schema: { tags, summary: 'Whether an e-mail is free', body: checkEmailRequestSchema, response: { 200: availabilitySchema, ...errors } },
+      schema: { operationId: 'checkEmail', security: NO_AUTH, tags, summary: 'Whether an e-mail is free', body: checkEmailRequestSchema, response: { 200: availabilitySchema, ...errors } },
     },
     async (request) => {
       return { available: await auth.emailAvailable(request.body.email) };
@@ -78,7 +81,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     '/api/auth/verify-email',
     {
       config: { limits: [perAddress(L.verifyPerIp)] },
-      schema: { tags, summary: 'Verify the e-mail with the code from the dialog', body: emailCodeRequestSchema, response: { 200: messageSchema, ...errors } },
+      schema: { operationId: 'verifyEmail', security: NO_AUTH, tags, summary: 'Verify the e-mail with the code from the dialog', body: emailCodeRequestSchema, response: { 200: messageSchema, ...errors } },
     },
     async (request) => {
       return { message: await auth.verifyEmail(request.body.email, request.body.code, clientIp(request)) };
@@ -90,6 +93,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     {
       config: { limits: [perAddress(L.verifyPerIp)] },
       schema: {
+        operationId: 'verifyEmailFromLink',
+        security: NO_AUTH,
         tags,
         summary: 'Verify the e-mail with the code from the e-mailed link (/confirm-email)',
         body: emailLinkRequestSchema,
@@ -105,7 +110,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     '/api/auth/resend-verification',
     {
       config: { limits: [perAddress(L.resendPerIp), perBodyField(L.resendVerificationLock, 'email')] },
-      schema: { tags, summary: 'E-mail a new verification code', body: emailRequestSchema, response: { 200: messageSchema, ...errors } },
+      schema: { operationId: 'resendVerification', security: NO_AUTH, tags, summary: 'E-mail a new verification code', body: emailRequestSchema, response: { 200: messageSchema, ...errors } },
     },
     async (request) => {
       return { message: await auth.resendVerification(request.body.email) };
@@ -117,6 +122,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     {
       config: { limits: [perAddress(L.loginPerIp)] },
       schema: {
+        operationId: 'login',
+        security: NO_AUTH,
         tags,
         summary: 'Sign in: a session, or a code e-mailed first when the address is new to the account',
         body: loginRequestSchema,
@@ -133,6 +140,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     {
       config: { limits: [perAddress(L.verifyPerIp)] },
       schema: {
+        operationId: 'verifyNewDevice',
+        security: NO_AUTH,
         tags,
         summary: 'Finish a login from a new address with the e-mailed code',
         body: emailCodeRequestSchema,
@@ -148,7 +157,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     '/api/auth/resend-new-device-code',
     {
       config: { limits: [perAddress(L.resendPerIp), perBodyField(L.resendNewDeviceLock, 'email')] },
-      schema: { tags, summary: 'E-mail a new code for a login waiting on one', body: emailRequestSchema, response: { 200: messageSchema, ...errors } },
+      schema: { operationId: 'resendNewDeviceCode', security: NO_AUTH, tags, summary: 'E-mail a new code for a login waiting on one', body: emailRequestSchema, response: { 200: messageSchema, ...errors } },
     },
     async (request) => {
       return { message: await auth.resendNewDeviceCode(request.body.email) };
@@ -160,6 +169,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     {
       config: { limits: [perAddress(L.forgotPerIp), perBodyField(L.forgotPerEmail, 'email')] },
       schema: {
+        operationId: 'forgotPassword',
+        security: NO_AUTH,
         tags,
         summary: 'E-mail a password reset link (same answer whether or not the account exists)',
         body: forgotPasswordRequestSchema,
@@ -176,6 +187,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     {
       config: { limits: [perAddress(L.verifyPerIp)] },
       schema: {
+        operationId: 'resetPassword',
+        security: NO_AUTH,
         tags,
         summary: 'Set a new password with the e-mailed token; ends every session of the account',
         body: resetPasswordBody,
@@ -191,7 +204,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     '/api/auth/logout',
     {
       onRequest: app.authenticate,
-      schema: { tags, summary: 'End this session', security: [{ bearerAuth: [] }], response: { 204: z.null(), 401: errorSchema } },
+      schema: { operationId: 'logout', tags, summary: 'End this session', security: [{ bearerAuth: [] }], response: { 204: z.null(), 401: errorSchema } },
     },
     async (request, reply) => {
       await auth.logout(request.account.sessionId);

@@ -14,6 +14,7 @@ import {
   SEARCH_RESULTS_LIMIT,
   searchQuerySchema,
 } from '@keystore/contract';
+import { NO_AUTH } from '../../platform/openapi.ts';
 import { sendPreparedJson } from '../../platform/prepared-json.ts';
 import { coverSvg } from './cover-art.ts';
 import type { CatalogService } from './service.ts';
@@ -25,6 +26,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
     {
       schema: {
         tags: ['catalogue'],
+        operationId: 'listGames',
+        security: NO_AUTH,
         summary: 'Filtered, searched, sorted page of the catalogue with facet counts',
         querystring: gameListQuerySchema,
         response: { 200: gameListAnswerSchema, 400: errorSchema },
@@ -42,6 +45,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
     {
       schema: {
         tags: ['catalogue'],
+        operationId: 'searchGames',
+        security: NO_AUTH,
         summary: 'Up to 50 games, best match first',
         querystring: searchQuerySchema,
         response: { 200: z.array(gameListItemSchema), 400: errorSchema },
@@ -55,6 +60,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
     {
       schema: {
         tags: ['catalogue'],
+        operationId: 'quickSearchGames',
+        security: NO_AUTH,
         summary: 'Up to 8 typo-tolerant prefix hits for the header search',
         querystring: searchQuerySchema,
         response: { 200: z.array(quickSearchHitSchema), 400: errorSchema },
@@ -68,6 +75,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
     {
       schema: {
         tags: ['catalogue'],
+        operationId: 'getGame',
+        security: NO_AUTH,
         summary: 'One game with its description and stock',
         params: gameIdParamsSchema,
         response: { 200: gameSchema, 404: errorSchema },

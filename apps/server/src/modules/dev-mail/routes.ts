@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { EMAIL_MAX_LENGTH, safeText } from '@keystore/contract';
+import { EMAIL_MAX_LENGTH, errorSchema, safeText } from '@keystore/contract';
 import { escapeHtml } from '../../platform/mail-templates.ts';
 import type { Mailer, OutboxEntry } from '../../platform/mailer.ts';
+import { NO_AUTH } from '../../platform/openapi.ts';
 
 /** Mails to one address; the whole outbox without `to`. */
 const outboxQuerySchema = z.object({ to: safeText().max(EMAIL_MAX_LENGTH).optional() });
@@ -18,9 +19,11 @@ export const devMailRoutes: FastifyPluginAsyncZod<{ mailer: Mailer }> = async (a
     {
       schema: {
         tags: ['development'],
+        operationId: 'listDevMail',
         summary: 'Mails in the dev outbox, newest first (development only)',
+        security: NO_AUTH,
         querystring: outboxQuerySchema,
-        response: { 200: z.array(outboxEntrySchema) },
+        response: { 200: z.array(outboxEntrySchema), 400: errorSchema },
       },
     },
     async (request) => mailer.outbox({ to: request.query.to }),
@@ -28,7 +31,16 @@ export const devMailRoutes: FastifyPluginAsyncZod<{ mailer: Mailer }> = async (a
 
   app.get(
     '/dev/mail',
-    { schema: { tags: ['development'], summary: 'The dev outbox as a page (development only)', querystring: outboxQuerySchema } },
+    {
+      schema: {
+        tags: ['development'],
+        operationId: 'showDevOutbox',
+        summary: 'The dev outbox as a page (development only)',
+        security: NO_AUTH,
+        querystring: outboxQuerySchema,
+        response: { 200: { description: 'The outbox as an HTML page', content: { 'text/html': { schema: z.string() } } }, 400: errorSchema },
+      },
+    },
     async (request, reply) => reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(outboxPage(await mailer.outbox({ to: request.query.to }))),
   );
 };

@@ -11,6 +11,7 @@ export const libraryRoutes: FastifyPluginAsyncZod<{ library: LibraryService }> =
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'listPurchases',
         tags: ['library'],
         summary: "One entry per delivered key of the caller, newest first, with its game",
         security: bearer,
@@ -25,6 +26,7 @@ export const libraryRoutes: FastifyPluginAsyncZod<{ library: LibraryService }> =
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'revealPurchaseKey',
         tags: ['library'],
         summary: 'The key of a purchase, decrypted for its owner only (404 for anyone else); each reveal is recorded',
         security: bearer,

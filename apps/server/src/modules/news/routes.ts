@@ -18,10 +18,11 @@ import {
 import { HttpError, Invalid, NotFound } from '../../platform/errors.ts';
 import { fileBytes, readingForm } from '../../platform/form-errors.ts';
 import { perAddress, perUser } from '../../platform/limits.ts';
-import { sendImage } from '../../platform/image-store.ts';
+import { imageAnswers, sendImage } from '../../platform/image-store.ts';
 import { NEWS_COVER_URL_PREFIX } from './covers.ts';
 import { NEWS_LIMITS as L } from './limits.ts';
 import type { CoverSource, NewNews, NewsService } from './service.ts';
+import { NO_AUTH } from '../../platform/openapi.ts';
 
 const bearer = [{ bearerAuth: [] }];
 const JSON_BODY_LIMIT = Math.ceil((NEWS_COVER_MAX_BYTES * 4) / 3) + NEWS_CONTENT_MAX * 4 + 64 * 1024;
@@ -31,13 +32,13 @@ const adminErrors = { 400: errorSchema, 401: errorSchema, 403: errorSchema };
 export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (app, { news }) => {
   app.get(
     '/api/news',
-    { schema: { tags: ['news'], summary: 'Every news item, newest first', response: { 200: z.array(newsSchema) } } },
+    { schema: { operationId: 'listNews', security: NO_AUTH, tags: ['news'], summary: 'Every news item, newest first', response: { 200: z.array(newsSchema) } } },
     async () => news.list(),
   );
 
   app.get(
     '/api/news/:id',
-    { schema: { tags: ['news'], summary: 'One news item', params: newsIdParamsSchema, response: { 200: newsSchema, 404: errorSchema } } },
+    { schema: { operationId: 'getNews', security: NO_AUTH, tags: ['news'], summary: 'One news item', params: newsIdParamsSchema, response: { 200: newsSchema, 404: errorSchema } } },
     async (request) => news.get(request.params.id),
   );
 
@@ -48,6 +49,7 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
       // A JSON body may carry the cover as a data URL: base64 makes its bytes a third larger.
       bodyLimit: JSON_BODY_LIMIT,
       schema: {
+        operationId: 'createNews',
         tags: ['news'],
         summary: 'Publishes a news item (admin): multipart with an optional `coverImage` file, or JSON with `coverImage` as a data URL or a generated cover URL',
         consumes: ['application/json', 'multipart/form-data'],
@@ -67,6 +69,7 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
       onRequest: app.requireAdmin,
       config: { limits: [perUser(L.generateTextPerUser), perAddress(L.generateTextPerIp)] },
       schema: {
+        operationId: 'generateNewsText',
         tags: ['news'],
         summary: 'Drafts a news item about a topic (admin): by the AI provider, or offline from the catalogue',
         security: bearer,
@@ -85,6 +88,7 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
       onRequest: app.requireAdmin,
       config: { limits: [perUser(L.generateImagePerUser), perAddress(L.generateImagePerIp)] },
       schema: {
+        operationId: 'generateNewsImage',
         tags: ['news'],
         summary: 'Makes a cover for a draft’s title (admin): drawn by the AI provider, or rendered from the title',
         security: bearer,
@@ -99,7 +103,16 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
 
   app.get(
     `${NEWS_COVER_URL_PREFIX}:file`,
-    { schema: { tags: ['news'], summary: 'A news cover (WebP)', params: z.object({ file: z.string().max(200, newsMessages.notFound) }) } },
+    {
+      schema: {
+        operationId: 'getNewsCover',
+        security: NO_AUTH,
+        tags: ['news'],
+        summary: 'A news cover (WebP)',
+        params: z.object({ file: z.string().max(200, newsMessages.notFound) }),
+        response: imageAnswers,
+      },
+    },
     async (request, reply) => {
       const image = await news.covers.files.read(request.params.file);
       if (!image) throw new NotFound(newsMessages.notFound);

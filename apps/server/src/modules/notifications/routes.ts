@@ -15,6 +15,7 @@ import { STREAM_TICKET_SECONDS } from '../auth/sessions.ts';
 import { clientIp } from '../../platform/client-ip.ts';
 import { HttpError, TooManyRequests, Unauthorized } from '../../platform/errors.ts';
 import type { NotificationsService } from './service.ts';
+import { NO_AUTH, OPTIONAL_BEARER } from '../../platform/openapi.ts';
 
 const bearer = [{ bearerAuth: [] }];
 /** When a refused stream may try again (EventSource itself retries after a few seconds). */
@@ -27,6 +28,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'listNotifications',
         tags: ['notifications'],
         summary: 'Public notifications and the caller’s own since the account was created, newest first (at most 50)',
         security: bearer,
@@ -40,6 +42,8 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
     '/api/notifications/public',
     {
       schema: {
+        operationId: 'listPublicNotifications',
+        security: NO_AUTH,
         tags: ['notifications'],
         summary: 'Public notifications for visitors, newest first (at most 50); visitors keep their read state in the browser',
         response: { 200: notificationListSchema },
@@ -53,6 +57,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'markNotificationRead',
         tags: ['notifications'],
         summary: 'Marks one notification read for the caller; repeating it changes nothing',
         security: bearer,
@@ -71,6 +76,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
     {
       onRequest: app.requireAdmin,
       schema: {
+        operationId: 'publishNotification',
         tags: ['notifications', 'admin'],
         summary: 'Publishes a public notification (admins only)',
         security: bearer,
@@ -86,6 +92,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'createStreamTicket',
         tags: ['notifications'],
         summary: 'A ticket that opens the caller’s notification stream once, within a minute (EventSource cannot send the bearer header)',
         security: bearer,
@@ -106,6 +113,8 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
         if (typeof ticket === 'string' && ticket) await app.authenticateTicket(request, ticket);
       },
       schema: {
+        operationId: 'streamNotifications',
+        security: OPTIONAL_BEARER,
         tags: ['notifications'],
         summary: 'Server-sent events: each notification the caller may see, as it is created (bearer token or stream ticket, or a visitor’s session id)',
         description:
@@ -113,7 +122,13 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
           'or as a visitor with `x-session-id` or `?sessionId=` (public notifications only). ' +
           'Each notification is an event named `notification` whose data is a Notification; a comment line is sent every 25 s.',
         querystring: notificationStreamQuerySchema,
-        response: { 401: errorSchema, 429: errorSchema, 503: errorSchema },
+        response: {
+          200: { description: 'The event stream, open until either side closes it', content: { 'text/event-stream': { schema: z.string() } } },
+          400: errorSchema,
+          401: errorSchema,
+          429: errorSchema,
+          503: errorSchema,
+        },
       },
     },
     async (request, reply) => {

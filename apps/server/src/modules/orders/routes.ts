@@ -23,6 +23,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
       // Shed with a fast 503 when the store has more purchases under way than it can keep fast.
       config: { admission: 'order' },
       schema: {
+        operationId: 'createOrder',
         tags: ['orders'],
         summary: 'Places an order priced by the server from the catalogue; its stock is held for 30 minutes',
         description:
@@ -54,7 +55,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
     '/api/orders',
     {
       onRequest: app.authenticate,
-      schema: { tags: ['orders'], summary: "The caller's orders, newest first", security: bearer, response: { 200: orderListSchema, 401: errorSchema } },
+      schema: { operationId: 'listOrders', tags: ['orders'], summary: "The caller's orders, newest first", security: bearer, response: { 200: orderListSchema, 401: errorSchema } },
     },
     async (request) => orders.list(request.account.userId),
   );
@@ -64,6 +65,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'getOrder',
         tags: ['orders'],
         summary: 'One order of the caller (404 for anyone else)',
         security: bearer,
@@ -79,6 +81,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'reopenCheckout',
         tags: ['orders'],
         summary: "Where to go back to paying one of the caller's orders awaiting payment: the same checkout while it is open",
         security: bearer,
@@ -94,6 +97,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'cancelOrder',
         tags: ['orders'],
         summary: "Cancels one of the caller's orders awaiting payment: its keys go back on the shelf at once",
         description:
@@ -112,6 +116,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
     {
       onRequest: app.requireAdmin,
       schema: {
+        operationId: 'refundOrder',
         tags: ['orders', 'admin'],
         summary: 'Refunds a paid order within 30 days of payment and voids its keys (admin)',
         security: bearer,

@@ -16,6 +16,7 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }>
       // Counted with the purchases under way, never shed: the order it pays was let in.
       config: { admission: 'payment' },
       schema: {
+        operationId: 'payOrderWithTestCard',
         tags: ['payments'],
         summary: 'Pays an order with a test card: 4242… pays, 4000…0002 is declined, 4000…9995 has insufficient funds',
         security: bearer,

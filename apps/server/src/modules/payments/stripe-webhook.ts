@@ -14,6 +14,7 @@ import type { Db } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
 import { eventHandled, recordEvent } from './events.ts';
 import type { PaymentOutcomes, ReceivedAmount } from './provider.ts';
+import { NO_AUTH } from '../../platform/openapi.ts';
 
 export const STRIPE_WEBHOOK_PATH = '/api/payments/stripe/webhook';
 
@@ -101,6 +102,8 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookOptions> = 
     STRIPE_WEBHOOK_PATH,
     {
       schema: {
+        operationId: 'receiveStripeWebhook',
+        security: NO_AUTH,
         tags: ['payments'],
         summary: 'Stripe webhook: Checkout Session events, signed with STRIPE_WEBHOOK_SECRET',
         response: { 200: z.object({ received: z.literal(true) }), 400: errorSchema },

@@ -4,6 +4,7 @@ import { clientIp } from '../../platform/client-ip.ts';
 import { perAddress, perBodyField, type LimitSubject } from '../../platform/limits.ts';
 import { SUPPORT_LIMITS as L } from './limits.ts';
 import type { SupportService } from './service.ts';
+import { OPTIONAL_BEARER } from '../../platform/openapi.ts';
 
 const errors = { 400: errorSchema, 429: errorSchema } as const;
 const tags = ['support'];
@@ -18,6 +19,8 @@ export const supportRoutes: FastifyPluginAsyncZod<{ support: SupportService }> =
     {
       config: { limits: [perAddress(L.feedbackPerIp), perBodyField(L.feedbackPerEmail, 'email')] },
       schema: {
+        operationId: 'sendFeedback',
+        security: OPTIONAL_BEARER,
         tags,
         summary: 'Send a message to the support team; the sender gets an acknowledgement',
         body: feedbackRequestSchema,
@@ -36,6 +39,8 @@ export const supportRoutes: FastifyPluginAsyncZod<{ support: SupportService }> =
     {
       config: { limits: [perAddress(L.chatPerIp), { rule: L.chatPerUser, by: signedInUser }] },
       schema: {
+        operationId: 'chatWithSupport',
+        security: OPTIONAL_BEARER,
         tags,
         summary: "The support assistant's answer to a message, given the chat so far",
         body: chatRequestSchema,

@@ -15,8 +15,9 @@ import { refusingCommon } from '../../platform/common-passwords.ts';
 import { Invalid, NotFound, Unauthorized } from '../../platform/errors.ts';
 import { fileBytes, readingForm } from '../../platform/form-errors.ts';
 import { perUser, type LimitRule } from '../../platform/limits.ts';
-import { sendImage } from '../../platform/image-store.ts';
+import { imageAnswers, sendImage } from '../../platform/image-store.ts';
 import { AVATAR_URL_PREFIX, type UsersService } from './service.ts';
+import { NO_AUTH } from '../../platform/openapi.ts';
 
 /**
  * Guesses of the current password through a stolen session, by a password change or an account
@@ -42,6 +43,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'getProfile',
         tags: ['users'],
         summary: 'The signed-in user with purchase figures and membership tier',
         security: bearer,
@@ -56,6 +58,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'changeAvatar',
         tags: ['users'],
         summary: 'Replaces the avatar with an uploaded image (multipart field `avatar`, at most 5 MB)',
         consumes: ['multipart/form-data'],
@@ -72,6 +75,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       onRequest: app.authenticate,
       config: { limits: [perUser(PASSWORD_GUESSES)] },
       schema: {
+        operationId: 'changePassword',
         tags: ['users'],
         summary: 'Changes the password and signs out every other device',
         security: bearer,
@@ -94,6 +98,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       onRequest: app.authenticate,
       config: { limits: [perUser(PASSWORD_GUESSES)] },
       schema: {
+        operationId: 'deleteAccount',
         tags: ['users'],
         summary: 'Deletes the account, its avatar and every session after the password is typed again; orders are kept anonymised; mails a notice',
         security: bearer,
@@ -113,9 +118,12 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     `${AVATAR_URL_PREFIX}:file`,
     {
       schema: {
+        operationId: 'getAvatar',
+        security: NO_AUTH,
         tags: ['users'],
         summary: 'An avatar image (WebP); the URL comes from the user’s `avatar`',
         params: z.object({ file: z.string().max(200, catalogMessages.notFound) }),
+        response: imageAnswers,
       },
     },
     async (request, reply) => {
