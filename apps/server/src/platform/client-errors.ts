@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientErrorReportSchema, errorSchema } from '@keystore/contract';
 import { perAddress, type LimitRule } from './limits.ts';
+import { NO_AUTH } from './openapi.ts';
 
 const REPORTS_PER_ADDRESS: LimitRule = { name: 'client-errors-ip', limit: 30, windowSeconds: 10 * 60 };
 
@@ -16,6 +17,8 @@ export const clientErrorRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: 16 * 1024,
       schema: {
         tags: ['operations'],
+        operationId: 'reportClientError',
+        security: NO_AUTH,
         summary: 'Reports a page of the web app that failed to render (logged as a warning)',
         body: clientErrorReportSchema,
         response: { 204: z.null(), 400: errorSchema, 429: errorSchema },
