@@ -90,7 +90,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   async cancel(orderId: string, userId: string): Promise<Order> {
     const row = await this.ownedOrder(orderId, userId);
     if (row.status === 'Awaiting payment') {
-      await this.payments.closeUnpaid(orderId, 'Cancelled', null);
+      await this.payments.closeUnpaid(orderId, 'Cancelled', null, `customer:${userId}`);
       await this.closeCheckout(row);
     }
     // Read again: a payment may have been committed just before the cancel took the order's lock.
@@ -157,8 +157,8 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   }
 
   /** Refunds a paid order (admin), see PaymentStates.refund; answers the order as it is now. */
-  async refund(orderId: string): Promise<Order> {
-    const [order] = await this.views([await this.payments.refund(orderId)]);
+  async refund(orderId: string, adminId: string): Promise<Order> {
+    const [order] = await this.views([await this.payments.refund(orderId, adminId)]);
     return order!;
   }
 
@@ -182,7 +182,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
     let row = await findOrder(this.db, orderId);
     if (!row || row.userId !== userId) throw new NotFound(orderMessages.orderNotFound);
     if (row.status === 'Awaiting payment' && row.expiresAt <= new Date()) {
-      await this.markExpired(orderId);
+      await this.payments.closeUnpaid(orderId, 'Expired', null, 'system:expiry');
       row = (await findOrder(this.db, orderId))!;
     }
     return row;
