@@ -4,7 +4,7 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { orderMessages, REFUND_WINDOW_DAYS, type PaymentProviderName } from '@keystore/contract';
+import { orderMessages, REFUND_WINDOW_DAYS, type OrderStatus, type PaymentProviderName } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
@@ -37,6 +37,15 @@ export interface PaymentStatesDeps {
   allocator: KeyAllocator;
   log: FastifyBaseLogger;
   events?: OrderEvents | undefined;
+}
+
+/** An order that can no longer be paid, and the state it is in: callers decide by `orderStatus`, never by the text. */
+export class OrderNotPayable extends Conflict {
+  readonly orderStatus: Exclude<OrderStatus, 'Awaiting payment'>;
+  constructor(status: Exclude<OrderStatus, 'Awaiting payment'>) {
+    super(notPayable[status]);
+    this.orderStatus = status;
+  }
 }
 
 export class PaymentStates implements PaymentOutcomes {
@@ -215,13 +224,18 @@ export class PaymentStates implements PaymentOutcomes {
   }
 }
 
-/** Throws why an order cannot be paid any more, if it cannot. */
+/** Why an order in each state other than awaiting payment cannot be paid. */
+const notPayable = {
+  Paid: orderMessages.orderAlreadyPaid,
+  Refunded: orderMessages.orderRefunded,
+  Declined: orderMessages.orderDeclined,
+  Expired: orderMessages.orderExpired,
+  Cancelled: orderMessages.orderCancelled,
+} as const satisfies Record<Exclude<OrderStatus, 'Awaiting payment'>, string>;
+
+/** Throws OrderNotPayable (a 409 saying why) unless the order still awaits payment. */
 export function assertAwaitingPayment(row: OrderRow): void {
-  if (row.status === 'Paid') throw new Conflict(orderMessages.orderAlreadyPaid);
-  if (row.status === 'Refunded') throw new Conflict(orderMessages.orderRefunded);
-  if (row.status === 'Declined') throw new Conflict(orderMessages.orderDeclined);
-  if (row.status === 'Expired') throw new Conflict(orderMessages.orderExpired);
-  if (row.status === 'Cancelled') throw new Conflict(orderMessages.orderCancelled);
+  if (row.status !== 'Awaiting payment') throw new OrderNotPayable(row.status);
 }
 
 /** Whether the provider took exactly the order's amount, in its currency. */
