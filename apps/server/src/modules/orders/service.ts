@@ -13,7 +13,7 @@ import type { AdmissionGate } from '../../platform/admission.ts';
 import type { OrderEvents } from './events.ts';
 import { assertAwaitingPayment, PaymentStates } from './payment-states.ts';
 import { OrderPlacement, type Placer } from './placement.ts';
-import { expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderLineRow, type OrderRow } from './store.ts';
+import { eventsOfOrder, expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderEventRow, type OrderLineRow, type OrderRow } from './store.ts';
 import { toHistoryEntry, toOrder } from './views.ts';
 
 const EXPIRY_BATCH = 200;
@@ -160,6 +160,11 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   async refund(orderId: string, adminId: string): Promise<Order> {
     const [order] = await this.views([await this.payments.refund(orderId, adminId)]);
     return order!;
+  }
+
+  /** The order's timeline (decision 019), for the back office: who moved it from which state to which, when and why. */
+  timeline(orderId: string): Promise<OrderEventRow[]> {
+    return eventsOfOrder(this.db, orderId);
   }
 
   /** Expires every order whose 30 minutes are over; answers how many (the expiry job). */

@@ -4,7 +4,7 @@
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { catalogMessages, orderMessages } from '@keystore/contract';
 import { HOLDER_LOCK_SPACES, preparedOnce, queryRows, type Db } from '../../db/client.ts';
-import { games, orderLines, orders } from '../../db/schema.ts';
+import { games, orderEvents, orderLines, orders } from '../../db/schema.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
 import { placedEvent, transition } from './transitions.ts';
 
@@ -298,6 +298,13 @@ export async function expireDueOrders(tx: Db, limit: number): Promise<string[]> 
   const ids = expired.map((row) => row.id);
   if (ids.length > 0) await returnStock(tx, await linesOf(tx, ids));
   return ids;
+}
+
+export type OrderEventRow = typeof orderEvents.$inferSelect;
+
+/** An order's timeline: every change of its status and delivery status, oldest first. */
+export function eventsOfOrder(db: Db, orderId: string): Promise<OrderEventRow[]> {
+  return db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(asc(orderEvents.id));
 }
 
 /** Euro cents a customer has paid and kept: paid orders, delivered or not, not refunded. */
