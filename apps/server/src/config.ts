@@ -66,8 +66,6 @@ const environmentSchema = z.object({
   PURCHASE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   ANALYTICS_SCRIPT_URL: z.url().optional(),
   WEB_DIST: z.string().optional(),
-  /** Fault injection for the crash test (decision 008); unset in any real deployment. */
-  KEYSTORE_FAULT: z.enum(['crash-after-payment']).optional(),
 });
 
 export type Environment = z.input<typeof environmentSchema>;
@@ -122,11 +120,6 @@ export interface Config {
   analyticsScriptUrl: string | undefined;
   /** The built web app; the server serves it when the folder exists. */
   webDist: string;
-  /**
-   * A deliberate fault for tests: `crash-after-payment` kills the process (SIGKILL) right after a
-   * payment is committed and before its keys are allocated, so the start-up sweep can be tested.
-   */
-  fault: 'crash-after-payment' | undefined;
 }
 
 /** Reads and checks the environment once; a wrong value stops the start with a clear message. */
@@ -181,7 +174,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     purchaseConcurrency: e.PURCHASE_CONCURRENCY,
     analyticsScriptUrl: e.ANALYTICS_SCRIPT_URL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
-    fault: e.KEYSTORE_FAULT,
   };
 }
 

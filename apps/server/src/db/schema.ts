@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { boolean, customType, index, inet, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { DeliveryStatus, OrderStatus, PaymentProviderName, Role, SystemRequirements } from '@keystore/contract';
+import { bigint, boolean, check, customType, index, inet, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { DELIVERY_STATUSES, ORDER_STATUSES, type DeliveryStatus, type OrderStatus, type PaymentProviderName, type Role, type SystemRequirements } from '@keystore/contract';
+
+/** `'a', 'b'`: a list of known values for a CHECK constraint. */
+const listOf = (values: readonly string[]) => sql.raw(values.map((value) => `'${value.replaceAll("'", "''")}'`).join(', '));
 
 /** The catalogue: one row per supplier product. Money is held in euro cents. */
 export const games = pgTable(
@@ -44,6 +47,8 @@ export const games = pgTable(
   (table) => [
     uniqueIndex('games_supplier_product_idx').on(table.supplier, table.supplierProductId),
     index('games_updated_at_idx').on(table.updatedAt),
+    check('games_supplier_stock_check', sql`${table.supplierStock} >= 0`),
+    check('games_reserved_check', sql`${table.reserved} >= 0`),
   ],
 );
 
@@ -201,6 +206,34 @@ export const orders = pgTable(
     uniqueIndex('orders_user_idempotency_key_idx').on(table.userId, table.idempotencyKey).where(sql`${table.idempotencyKey} is not null`),
     index('orders_awaiting_expiry_idx').on(table.expiresAt).where(sql`${table.status} = 'Awaiting payment'`),
     index('orders_undelivered_idx').on(table.nextAllocationAt).where(sql`${table.status} = 'Paid' and ${table.deliveryStatus} <> 'Delivered'`),
+    // The states of orders/transitions.ts; the moves between them are checked there (decision 019).
+    check('orders_status_check', sql`${table.status} in (${listOf(ORDER_STATUSES)})`),
+    check('orders_delivery_status_check', sql`${table.deliveryStatus} in (${listOf(DELIVERY_STATUSES)})`),
+  ],
+);
+
+/**
+ * Every change of an order's status or delivery status (decision 019): the timeline the back office
+ * shows. `from_status` is null for the first event (the order placed); `actor` is `customer:<id>`,
+ * `admin:<id>`, `provider:<name>` or `system:<job>`.
+ */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    at: moment('at').notNull().default(sql`now()`),
+    kind: text('kind').$type<'status' | 'delivery'>().notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    actor: text('actor').notNull(),
+    reason: text('reason'),
+  },
+  (table) => [
+    index('order_events_order_idx').on(table.orderId, table.id),
+    check('order_events_kind_check', sql`${table.kind} in ('status', 'delivery')`),
   ],
 );
 

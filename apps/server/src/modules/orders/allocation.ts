@@ -16,7 +16,7 @@ import type { DeliveredKey, LibraryService } from '../library/service.ts';
 import type { UsersService } from '../users/service.ts';
 import type { OrderEvents } from './events.ts';
 import { deliveryDelayedMail, receiptMail, type Recipient } from './mails.ts';
-import { claimDelayNotice, claimForAllocation, linesOfOrder, lockOrderForDelivery, markDelivered, settleDeliveredStock, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
+import { claimDelayNotice, claimForAllocation, commitWithoutWaitingForDisk, linesOfOrder, lockOrderForDelivery, markDelivered, settleDeliveredStock, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
 
 /** Retry delays after the n-th failed run, in minutes, doubling up to an hour. */
 const retryDelayMinutes = (attempts: number) => Math.min(2 ** Math.max(0, attempts - 1), 60);
@@ -130,10 +130,11 @@ export class KeyAllocator {
 
     const keys = keysForLines(order, lines, supplierKeys);
     const wanted = lines.reduce((sum, line) => sum + line.quantity, 0);
-    // Committed without waiting for the disk (store.ts): lost in a crash, the order is simply still
-    // undelivered, and the next run gets the same keys from the same supplier order.
     const stored = await this.withTurn(() => database.db
       .transaction(async (tx) => {
+        // Committed without waiting for the disk: lost in a crash, the order is simply still
+        // undelivered, and the next run gets the same keys from the same supplier order.
+        await commitWithoutWaitingForDisk(tx);
         const written = await library.storeKeys(tx, keys);
         // A first run writes every key; only a later one (some keys stored before) needs to count.
         if (written < wanted) {

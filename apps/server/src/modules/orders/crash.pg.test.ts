@@ -1,5 +1,5 @@
 // The real server killed (SIGKILL) right after a payment is committed and before its keys are
-// allocated, through the KEYSTORE_FAULT=crash-after-payment hook; after a restart without it the
+// allocated, by the test's own hook (test/crash-after-payment.ts, loaded with `node --import`); after a restart without it the
 // start-up sweep delivers the order. On PostgreSQL: the server process and the test share it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,9 +34,10 @@ describe.skipIf(!serverUrl)('a crash between the payment and the keys (PostgreSQ
     await client.end();
   }
 
-  async function start(env: Record<string, string>): Promise<ChildProcess> {
-    const child = spawn(process.execPath, [...serverNodeFlags({ DATABASE_URL: url }), path.join(import.meta.dirname, '../../main.ts')], {
-      env: { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: new URL(base).port, LOG_LEVEL: 'silent', JWT_SECRET, KEY_ENCRYPTION_KEY: '1'.repeat(64), ...env },
+  async function start(options: { crashAfterPayment: boolean }): Promise<ChildProcess> {
+    const hook = options.crashAfterPayment ? ['--import', path.join(import.meta.dirname, '../../test/crash-after-payment.ts')] : [];
+    const child = spawn(process.execPath, [...serverNodeFlags({ DATABASE_URL: url }), ...hook, path.join(import.meta.dirname, '../../main.ts')], {
+      env: { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: new URL(base).port, LOG_LEVEL: 'silent', JWT_SECRET, KEY_ENCRYPTION_KEY: '1'.repeat(64) },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     for (const deadline = Date.now() + 60_000; ; ) {
@@ -77,7 +78,7 @@ describe.skipIf(!serverUrl)('a crash between the payment and the keys (PostgreSQ
   });
 
   it('delivers the paid order at the next start', { timeout: 180_000 }, async () => {
-    server = await start({ KEYSTORE_FAULT: 'crash-after-payment' });
+    server = await start({ crashAfterPayment: true });
 
     // A customer made straight in the database, with a session the server accepts (same JWT secret).
     const { config, cleanup } = testConfig({ JWT_SECRET });
@@ -102,7 +103,7 @@ describe.skipIf(!serverUrl)('a crash between the payment and the keys (PostgreSQ
     );
     expect(afterCrash).toEqual({ status: 'Paid', delivery_status: 'Pending', keys: 0 });
 
-    server = await start({});
+    server = await start({ crashAfterPayment: false });
     let current: Order | undefined;
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
       current = (await (await call(`/api/orders/${order._id}`)).json()) as Order;

@@ -1,8 +1,10 @@
 // What happens to an order when money moves (decision 008): paid (once, then its keys), declined
 // or lapsed (its stock goes back), refunded (its keys are voided). Every change is forward-only
 // and idempotent, so a provider may report the same outcome any number of times.
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { orderMessages, REFUND_WINDOW_DAYS, type PaymentProviderName } from '@keystore/contract';
+import { orderMessages, REFUND_WINDOW_DAYS, type OrderStatus, type PaymentProviderName } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
@@ -10,7 +12,14 @@ import type { LibraryService } from '../library/service.ts';
 import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport, ReceivedAmount } from '../payments/provider.ts';
 import type { KeyAllocator } from './allocation.ts';
 import type { OrderEvents } from './events.ts';
-import { findOrder, linesOf, lockOrder, payAwaitingOrder, reserveStock, returnStock, settleDeliveredStock, transition, updateOrder, type OrderRow } from './store.ts';
+import { findOrder, linesOf, lockOrder, reserveStock, returnStock, setAwaitingProviderRef, settleDeliveredStock, type OrderRow } from './store.ts';
+import { byProvider, transition, type Actor } from './transitions.ts';
+
+/**
+ * Published once a payment is committed, before its keys are asked for: a tracing point, which the
+ * crash test (test/crash-after-payment.ts) uses to kill the process there.
+ */
+export const paidChannel = diagnosticsChannel.channel('keystore:order-paid');
 
 /** How long the paying request waits for the keys before answering "on their way". */
 const ALLOCATION_WAIT_MS = 8000;
@@ -28,6 +37,15 @@ export interface PaymentStatesDeps {
   allocator: KeyAllocator;
   log: FastifyBaseLogger;
   events?: OrderEvents | undefined;
+}
+
+/** An order that can no longer be paid, and the state it is in: callers decide by `orderStatus`, never by the text. */
+export class OrderNotPayable extends Conflict {
+  readonly orderStatus: Exclude<OrderStatus, 'Awaiting payment'>;
+  constructor(status: Exclude<OrderStatus, 'Awaiting payment'>) {
+    super(notPayable[status]);
+    this.orderStatus = status;
+  }
 }
 
 export class PaymentStates implements PaymentOutcomes {
@@ -60,17 +78,17 @@ export class PaymentStates implements PaymentOutcomes {
       if (!order) throw new NotFound(orderMessages.orderNotFound);
       if (!amountMatches(order, payment.amount)) return this.refuseAmount(order, payment.amount, payment.providerRef);
     }
-    const now = new Date();
-    const paid: Partial<OrderRow> = {
-      status: 'Paid',
-      deliveryStatus: 'Pending',
-      paidAt: now,
-      declineReason: null,
-      nextAllocationAt: new Date(now.getTime() + RETRY_GRACE_MS),
-      ...(payment.providerRef ? { providerRef: payment.providerRef } : {}),
+    const paid = {
+      actor: byProvider,
+      set: {
+        paidAt: sql`now()`,
+        declineReason: null,
+        nextAllocationAt: sql`now() + ${RETRY_GRACE_MS / 1000}::int * interval '1 second'`,
+        providerRef: payment.providerRef,
+      },
     };
     // The usual case in one statement: an order awaiting payment, whose stock is reserved, is paid.
-    let paidOrder = await payAwaitingOrder(this.db, orderId, { providerRef: payment.providerRef ?? null, graceSeconds: RETRY_GRACE_MS / 1000 });
+    let [paidOrder] = await transition(this.db, { id: orderId }, { ...paid, status: { from: ['Awaiting payment'], to: 'Paid' } });
     if (!paidOrder) {
       try {
         paidOrder = await this.db.transaction(async (tx) => {
@@ -79,8 +97,12 @@ export class PaymentStates implements PaymentOutcomes {
           if (order.status === 'Paid' || order.status === 'Refunded') return undefined;
           // Money for an order that had lapsed: its keys went back on the shelf and must be taken again.
           if (order.status !== 'Awaiting payment') await reserveStock(tx, await linesOf(tx, [orderId]));
-          await updateOrder(tx, orderId, paid);
-          return order;
+          const [moved] = await transition(tx, { id: orderId }, {
+            ...paid,
+            status: { from: [order.status], to: 'Paid' },
+            ...(order.deliveryStatus !== 'Pending' && { delivery: { from: [order.deliveryStatus], to: 'Pending' as const } }),
+          });
+          return moved;
         });
       } catch (error) {
         if (!(error instanceof Conflict)) throw error;
@@ -91,10 +113,8 @@ export class PaymentStates implements PaymentOutcomes {
     payment.onCommitted?.();
     if (paidOrder) {
       this.deps.events?.orderPaid(paidOrder);
-      if (this.deps.config.fault === 'crash-after-payment') {
-        this.deps.log.fatal({ orderId }, 'KEYSTORE_FAULT=crash-after-payment: killing the process after the payment commit');
-        process.kill(process.pid, 'SIGKILL');
-      }
+      // Announced on a diagnostics channel too, before the keys are asked for (a tracing point).
+      if (paidChannel.hasSubscribers) paidChannel.publish({ orderId });
       if (payment.deliverInBackground) {
         void this.deps.allocator.allocate(orderId);
         return { orderId, status: 'Paid', deliveryStatus: 'Pending', newlyPaid };
@@ -107,15 +127,15 @@ export class PaymentStates implements PaymentOutcomes {
   }
 
   async markDeclined(orderId: string, reason: string): Promise<void> {
-    await this.closeUnpaid(orderId, 'Declined', reason);
+    await this.closeUnpaid(orderId, 'Declined', reason, byProvider);
   }
 
   async markExpired(orderId: string): Promise<void> {
-    await this.closeUnpaid(orderId, 'Expired', null);
+    await this.closeUnpaid(orderId, 'Expired', null, byProvider);
   }
 
   async setProviderRef(orderId: string, providerRef: string): Promise<void> {
-    await transition(this.db, orderId, ['Awaiting payment'], { providerRef });
+    await setAwaitingProviderRef(this.db, orderId, providerRef);
   }
 
   /**
@@ -123,7 +143,7 @@ export class PaymentStates implements PaymentOutcomes {
    * Refunded, every key it holds is voided, and the stock of keys never delivered goes back on the
    * shelf (a delivered key was bought from the supplier and is sold once, ever). Within 30 days of payment.
    */
-  async refund(orderId: string): Promise<OrderRow> {
+  async refund(orderId: string, adminId: string): Promise<OrderRow> {
     const order = await findOrder(this.db, orderId);
     if (!order) throw new NotFound(orderMessages.orderNotFound);
     assertRefundable(order);
@@ -143,23 +163,30 @@ export class PaymentStates implements PaymentOutcomes {
         await settleDeliveredStock(tx, lines.map((line) => ({ gameId: line.gameId, quantity: held.get(line.id) ?? 0 })));
         await returnStock(tx, lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity - (held.get(line.id) ?? 0) })));
       }
-      return (await transition(tx, orderId, ['Paid'], {
-        status: 'Refunded',
-        refundedAt: new Date(),
-        deliveryStatus: current.deliveryStatus === 'Delivered' ? 'Delivered' : 'Not delivered',
-        nextAllocationAt: null,
-      }))!;
+      await transition(tx, { id: orderId }, {
+        status: { from: ['Paid'], to: 'Refunded' },
+        ...(current.deliveryStatus !== 'Delivered' && { delivery: { from: [current.deliveryStatus], to: 'Not delivered' as const } }),
+        actor: `admin:${adminId}`,
+        set: { refundedAt: new Date(), nextAllocationAt: null },
+      });
+      return (await lockOrder(tx, orderId))!;
     });
     this.deps.log.info({ orderId, amountCents: order.amountCents, provider: order.provider }, 'order refunded');
     return refunded;
   }
 
   /** Ends an unpaid order (declined, lapsed, cancelled by its buyer, or no checkout) and puts its stock back; any other state is left alone. */
-  async closeUnpaid(orderId: string, status: 'Declined' | 'Expired' | 'Cancelled', reason: string | null): Promise<void> {
+  async closeUnpaid(orderId: string, status: 'Declined' | 'Expired' | 'Cancelled', reason: string | null, actor: Actor | SQL): Promise<void> {
     await this.db.transaction(async (tx) => {
       const order = await lockOrder(tx, orderId);
       if (!order || order.status !== 'Awaiting payment') return;
-      await updateOrder(tx, orderId, { status, deliveryStatus: 'Not delivered', declineReason: reason });
+      await transition(tx, { id: orderId }, {
+        status: { from: ['Awaiting payment'], to: status },
+        delivery: { from: ['Pending'], to: 'Not delivered' },
+        actor,
+        reason,
+        set: { declineReason: reason },
+      });
       await returnStock(tx, await linesOf(tx, [orderId]));
       // The customer hears of the decline exactly when it is committed.
       if (status === 'Declined') await this.deps.events?.paymentDeclined(tx, order, reason);
@@ -184,27 +211,31 @@ export class PaymentStates implements PaymentOutcomes {
     const order = (await findOrder(this.db, orderId))!;
     const ref = providerRef ?? order.providerRef;
     await this.provider(order.provider).refund({ id: order.id, amountCents: order.amountCents, currency: order.currency, providerRef: ref });
-    const refunded = await transition(this.db, orderId, ['Expired', 'Declined', 'Cancelled'], {
-      status: 'Refunded',
-      deliveryStatus: 'Not delivered',
-      paidAt: new Date(),
-      refundedAt: new Date(),
-      providerRef: ref,
-      declineReason: 'Paid after the order had lapsed and its keys were sold: refunded in full.',
+    const why = 'Paid after the order had lapsed and its keys were sold: refunded in full.';
+    await transition(this.db, { id: orderId }, {
+      status: { from: ['Expired', 'Declined', 'Cancelled'], to: 'Refunded' },
+      actor: byProvider,
+      reason: why,
+      set: { paidAt: new Date(), refundedAt: new Date(), providerRef: ref, declineReason: why },
     });
     this.deps.log.warn({ orderId }, 'payment for a lapsed order whose stock is gone: refunded');
-    const current = refunded ?? (await findOrder(this.db, orderId))!;
+    const current = (await findOrder(this.db, orderId))!;
     return { orderId, status: current.status, deliveryStatus: current.deliveryStatus, newlyPaid: false };
   }
 }
 
-/** Throws why an order cannot be paid any more, if it cannot. */
+/** Why an order in each state other than awaiting payment cannot be paid. */
+const notPayable = {
+  Paid: orderMessages.orderAlreadyPaid,
+  Refunded: orderMessages.orderRefunded,
+  Declined: orderMessages.orderDeclined,
+  Expired: orderMessages.orderExpired,
+  Cancelled: orderMessages.orderCancelled,
+} as const satisfies Record<Exclude<OrderStatus, 'Awaiting payment'>, string>;
+
+/** Throws OrderNotPayable (a 409 saying why) unless the order still awaits payment. */
 export function assertAwaitingPayment(row: OrderRow): void {
-  if (row.status === 'Paid') throw new Conflict(orderMessages.orderAlreadyPaid);
-  if (row.status === 'Refunded') throw new Conflict(orderMessages.orderRefunded);
-  if (row.status === 'Declined') throw new Conflict(orderMessages.orderDeclined);
-  if (row.status === 'Expired') throw new Conflict(orderMessages.orderExpired);
-  if (row.status === 'Cancelled') throw new Conflict(orderMessages.orderCancelled);
+  if (row.status !== 'Awaiting payment') throw new OrderNotPayable(row.status);
 }
 
 /** Whether the provider took exactly the order's amount, in its currency. */

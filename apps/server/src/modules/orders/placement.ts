@@ -108,7 +108,7 @@ export class OrderPlacement {
       // freed, so the same attempt tried again places a new order instead of meeting this closed one.
       this.deps.log.error({ err: error, orderId: row.id, provider: provider.name }, 'could not open the checkout');
       if (attempt) await releaseIdempotencyKey(this.db, row.id);
-      await this.deps.payments.closeUnpaid(row.id, 'Declined', orderMessages.paymentUnavailable);
+      await this.deps.payments.closeUnpaid(row.id, 'Declined', orderMessages.paymentUnavailable, 'system:checkout');
       throw new HttpError(503, orderMessages.paymentUnavailable);
     }
     return { order: toOrder(row, lines, new Map()), paymentUrl };

@@ -124,6 +124,6 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
         response: { 200: orderSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema },
       },
     },
-    async (request) => orders.refund(request.params.id),
+    async (request) => orders.refund(request.params.id, request.account.userId),
   );
 };

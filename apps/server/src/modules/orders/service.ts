@@ -13,7 +13,7 @@ import type { AdmissionGate } from '../../platform/admission.ts';
 import type { OrderEvents } from './events.ts';
 import { assertAwaitingPayment, PaymentStates } from './payment-states.ts';
 import { OrderPlacement, type Placer } from './placement.ts';
-import { expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderLineRow, type OrderRow } from './store.ts';
+import { eventsOfOrder, expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderEventRow, type OrderLineRow, type OrderRow } from './store.ts';
 import { toHistoryEntry, toOrder } from './views.ts';
 
 const EXPIRY_BATCH = 200;
@@ -90,7 +90,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   async cancel(orderId: string, userId: string): Promise<Order> {
     const row = await this.ownedOrder(orderId, userId);
     if (row.status === 'Awaiting payment') {
-      await this.payments.closeUnpaid(orderId, 'Cancelled', null);
+      await this.payments.closeUnpaid(orderId, 'Cancelled', null, `customer:${userId}`);
       await this.closeCheckout(row);
     }
     // Read again: a payment may have been committed just before the cancel took the order's lock.
@@ -157,9 +157,14 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   }
 
   /** Refunds a paid order (admin), see PaymentStates.refund; answers the order as it is now. */
-  async refund(orderId: string): Promise<Order> {
-    const [order] = await this.views([await this.payments.refund(orderId)]);
+  async refund(orderId: string, adminId: string): Promise<Order> {
+    const [order] = await this.views([await this.payments.refund(orderId, adminId)]);
     return order!;
+  }
+
+  /** The order's timeline (decision 019), for the back office: who moved it from which state to which, when and why. */
+  timeline(orderId: string): Promise<OrderEventRow[]> {
+    return eventsOfOrder(this.db, orderId);
   }
 
   /** Expires every order whose 30 minutes are over; answers how many (the expiry job). */
@@ -182,7 +187,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
     let row = await findOrder(this.db, orderId);
     if (!row || row.userId !== userId) throw new NotFound(orderMessages.orderNotFound);
     if (row.status === 'Awaiting payment' && row.expiresAt <= new Date()) {
-      await this.markExpired(orderId);
+      await this.payments.closeUnpaid(orderId, 'Expired', null, 'system:expiry');
       row = (await findOrder(this.db, orderId))!;
     }
     return row;

@@ -2,10 +2,11 @@
 // Reserving stock is the one place another module's table is written here: it must happen in the
 // same transaction as the order insert, or two buyers could both get the last key (decision 008).
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import { catalogMessages, orderMessages, type OrderStatus } from '@keystore/contract';
+import { catalogMessages, orderMessages } from '@keystore/contract';
 import { HOLDER_LOCK_SPACES, preparedOnce, queryRows, type Db } from '../../db/client.ts';
-import { games, orderLines, orders } from '../../db/schema.ts';
+import { games, orderEvents, orderLines, orders } from '../../db/schema.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
+import { placedEvent, transition } from './transitions.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
@@ -97,9 +98,15 @@ async function settleReservations(tx: Db, lines: StockRequest[], bought: boolean
   }
 }
 
-/** Writes an order with its lines in one statement (the caller's transaction holds the reserved games' rows meanwhile). */
+/**
+ * Writes an order awaiting payment with its lines and its first event in one statement (the caller's
+ * transaction holds the reserved games' rows meanwhile).
+ */
 export async function insertOrder(tx: Db, order: typeof orders.$inferInsert, lines: Array<typeof orderLines.$inferInsert>): Promise<void> {
-  await tx.execute(sql`with new_order as (${tx.insert(orders).values(order).getSQL()}) ${tx.insert(orderLines).values(lines).getSQL()}`);
+  await tx.execute(
+    sql`with new_order as (${tx.insert(orders).values(order).getSQL()}), placed as (${placedEvent(order.id, `customer:${order.userId}`)})
+        ${tx.insert(orderLines).values(lines).getSQL()}`,
+  );
 }
 
 // The purchase path's own statements are prepared once (db/client.ts preparedOnce): they run for
@@ -199,104 +206,66 @@ export async function unpaidHoldFrom(tx: Db, address: string): Promise<Omit<Unpa
   return { orders: row?.orders ?? 0, keys: row?.keys ?? 0 };
 }
 
-/** Moves an order from one of `from` to a new state; answers the row, or undefined when it was elsewhere. */
-export async function transition(db: Db, id: string, from: OrderStatus[], set: Partial<OrderRow>): Promise<OrderRow | undefined> {
-  const [row] = await db
-    .update(orders)
-    .set(set)
-    .where(and(eq(orders.id, id), inArray(orders.status, from)))
-    .returning();
-  return row;
-}
-
-const payAwaiting = preparedOnce((db) =>
-  db
-    .update(orders)
-    .set({
-      status: 'Paid',
-      deliveryStatus: 'Pending',
-      paidAt: sql`now()`,
-      declineReason: null,
-      nextAllocationAt: sql`now() + ${sql.placeholder('graceSeconds')}::int * interval '1 second'`,
-      providerRef: sql`coalesce(${sql.placeholder('providerRef')}, ${orders.providerRef})`,
-    })
-    .where(and(eq(orders.id, sql.placeholder('id')), eq(orders.status, 'Awaiting payment')))
-    .returning({ id: orders.id, userId: orders.userId, amountCents: orders.amountCents, currency: orders.currency })
-    .prepare('pay_awaiting_order'),
-);
-
 /**
- * The usual payment in one statement: an order awaiting payment becomes Paid, its first allocation
- * retry due after `graceSeconds`. Answers the paid order, or undefined when it was not awaiting payment.
+ * Writes columns of an order that are not its state (times, references, retry bookkeeping): a change
+ * of state goes through transition() (transitions.ts), which checks it and records it.
  */
-export async function payAwaitingOrder(
-  db: Db,
-  id: string,
-  payment: { providerRef: string | null; graceSeconds: number },
-): Promise<Pick<OrderRow, 'id' | 'userId' | 'amountCents' | 'currency'> | undefined> {
-  return (await payAwaiting(db).execute({ id, ...payment }))[0];
-}
-
-export async function updateOrder(db: Db, id: string, set: Partial<OrderRow>): Promise<void> {
+export async function updateOrder(db: Db, id: string, set: Omit<Partial<OrderRow>, 'status' | 'deliveryStatus'>): Promise<void> {
   await db.update(orders).set(set).where(eq(orders.id, id));
 }
 
+/** Notes the provider's reference of an order still awaiting payment (a checkout session). */
+export async function setAwaitingProviderRef(db: Db, id: string, providerRef: string): Promise<void> {
+  await db.update(orders).set({ providerRef }).where(and(eq(orders.id, id), eq(orders.status, 'Awaiting payment')));
+}
+
 /**
- * Commits the statement's transaction without waiting for the disk (synchronous_commit off, for
- * this transaction only). Only for writes a crash may lose: a lease, or keys the supplier hands
- * over again for the same order (decision 008).
+ * Lets the caller's transaction commit without waiting for the disk (synchronous_commit off, for this
+ * transaction only; the first statement of the transaction, so it is plain where it starts). Only for
+ * writes a crash may lose: an allocation count, or keys the supplier hands over again for the same
+ * order (decision 008). A commit that waits for the disk costs 1–4 ms here.
  */
-const ASYNC_COMMIT = sql`set_config('synchronous_commit', 'off', true) = 'off'`;
+export async function commitWithoutWaitingForDisk(tx: Db): Promise<void> {
+  await tx.execute(sql`set local synchronous_commit = off`);
+}
 
 /**
  * Counts one more allocation run of an undelivered paid order and answers it, or undefined when
- * there is nothing to deliver. The run already owns the order (Database.own); the count is
- * committed without waiting for the disk: losing it in a crash only shortens a retry delay.
+ * there is nothing to deliver. The run already owns the order (Database.own). Not a change of state:
+ * its own transaction commits without waiting for the disk, as losing the count in a crash only
+ * shortens a retry delay.
  */
-const claim = preparedOnce((db) =>
-  db
-    .update(orders)
-    .set({ allocationAttempts: sql`${orders.allocationAttempts} + 1` })
-    .where(
-      and(
-        eq(orders.id, sql.placeholder('id')),
-        eq(orders.status, 'Paid'),
-        sql`${orders.deliveryStatus} <> 'Delivered'`,
-        // Evaluated for the row it updates (every condition of a matching row is), so its commit is asynchronous.
-        ASYNC_COMMIT,
-      ),
-    )
-    .returning()
-    .prepare('claim_for_allocation'),
-);
-
 export async function claimForAllocation(db: Db, id: string): Promise<OrderRow | undefined> {
-  const [row] = await claim(db).execute({ id });
-  return row;
+  return db.transaction(async (tx) => {
+    await commitWithoutWaitingForDisk(tx);
+    const [row] = await tx
+      .update(orders)
+      .set({ allocationAttempts: sql`${orders.allocationAttempts} + 1` })
+      .where(and(eq(orders.id, id), eq(orders.status, 'Paid'), eq(orders.deliveryStatus, 'Pending')))
+      .returning();
+    return row;
+  });
 }
 
 /**
- * Marks a paid order Delivered at the end of its delivery transaction; answers false when it is no
- * longer a paid, undelivered order (refunded meanwhile: the caller rolls back, and the keys it wrote
- * with it). The update takes the row lock, so a refund waits for the delivery or the delivery sees
- * the refund. Its transaction commits without waiting for the disk (see ASYNC_COMMIT).
+ * Marks a paid order Delivered in its delivery transaction; answers false when it is no longer a
+ * paid, undelivered order (refunded meanwhile: the caller rolls back, and the keys it wrote with it).
+ * The update takes the row lock, so a refund waits for the delivery or the delivery sees the refund.
  */
 export async function markDelivered(tx: Db, id: string, supplierOrderId: string): Promise<boolean> {
-  const rows = await tx
-    .update(orders)
-    .set({ deliveryStatus: 'Delivered', deliveredAt: sql`now()`, supplierOrderId, nextAllocationAt: null, lastAllocationError: null })
-    .where(and(eq(orders.id, id), eq(orders.status, 'Paid'), sql`${orders.deliveryStatus} <> 'Delivered'`, ASYNC_COMMIT))
-    .returning({ id: orders.id });
-  return rows.length > 0;
+  const moved = await transition(tx, { id }, {
+    delivery: { from: ['Pending'], to: 'Delivered' },
+    whileStatus: 'Paid',
+    actor: 'system:delivery',
+    set: { deliveredAt: sql`now()`, supplierOrderId, nextAllocationAt: null, lastAllocationError: null },
+  });
+  return moved.length > 0;
 }
 
-/** Locks the order in a delivery transaction and answers its state; that transaction's commit does not wait for the disk (see ASYNC_COMMIT). */
+/** Locks the order in a delivery transaction and answers its state. */
 export async function lockOrderForDelivery(tx: Db, id: string): Promise<Pick<OrderRow, 'status' | 'deliveryStatus'> | undefined> {
-  const [row] = await queryRows<{ status: OrderRow['status']; delivery_status: OrderRow['deliveryStatus'] }>(
-    tx,
-    sql`select status, delivery_status, ${ASYNC_COMMIT} as async_commit from ${orders} where id = ${id} for update`,
-  );
-  return row && { status: row.status, deliveryStatus: row.delivery_status };
+  const [row] = await tx.select({ status: orders.status, deliveryStatus: orders.deliveryStatus }).from(orders).where(eq(orders.id, id)).for('update');
+  return row;
 }
 
 /** Paid orders whose keys are not all in; `dueOnly`: only those whose retry time has come (a run skips those another process owns). */
@@ -321,16 +290,21 @@ export async function undeliveredOrders(db: Db, options: { dueOnly: boolean; lim
  * transaction. SKIP LOCKED: an order being paid right now is left to that payment.
  */
 export async function expireDueOrders(tx: Db, limit: number): Promise<string[]> {
-  const expired = await queryRows<{ id: string }>(
-    tx,
-    sql`update ${orders} set status = 'Expired', delivery_status = 'Not delivered'
-        where id in (select id from ${orders} where status = 'Awaiting payment' and expires_at <= now()
-                     order by expires_at limit ${limit} for update skip locked)
-        returning id`,
-  );
+  const expired = await transition(tx, { overdue: limit }, {
+    status: { from: ['Awaiting payment'], to: 'Expired' },
+    delivery: { from: ['Pending'], to: 'Not delivered' },
+    actor: 'system:expiry',
+  });
   const ids = expired.map((row) => row.id);
   if (ids.length > 0) await returnStock(tx, await linesOf(tx, ids));
   return ids;
+}
+
+export type OrderEventRow = typeof orderEvents.$inferSelect;
+
+/** An order's timeline: every change of its status and delivery status, oldest first. */
+export function eventsOfOrder(db: Db, orderId: string): Promise<OrderEventRow[]> {
+  return db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(asc(orderEvents.id));
 }
 
 /** Euro cents a customer has paid and kept: paid orders, delivered or not, not refunded. */

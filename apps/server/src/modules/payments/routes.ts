@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema, orderIdParamsSchema, orderMessages, testPaymentAnswerSchema, testPaymentRequestSchema } from '@keystore/contract';
 import { Conflict } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { OrderNotPayable } from '../orders/payment-states.ts';
 import type { OrdersService } from '../orders/service.ts';
 import { cardVerdict } from './test-gateway.ts';
 
@@ -32,7 +33,7 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }>
         await orders.markDeclined(order.id, verdict.reason);
         // Another card paid it a moment ago (two tabs): the decline changed nothing, say what did happen.
         await orders.payableOrder(order.id, request.account.userId, 'test').catch((error: unknown) => {
-          if (!(error instanceof Conflict) || error.message !== orderMessages.orderDeclined) throw error;
+          if (!(error instanceof OrderNotPayable) || error.orderStatus !== 'Declined') throw error;
         });
         return { status: 'Declined' as const, deliveryStatus: 'Not delivered' as const, message: verdict.reason, redirectUrl: `/pay/${order.id}` };
       }
