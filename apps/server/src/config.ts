@@ -69,58 +69,22 @@ const environmentSchema = z.object({
 });
 
 export type Environment = z.input<typeof environmentSchema>;
+type CheckedEnvironment = z.output<typeof environmentSchema>;
 
-export interface Config {
-  production: boolean;
-  port: number;
-  host: string;
-  publicUrl: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
-  logLevel: string;
-  mail: { smtpUrl: string | undefined; from: string; supportEmail: string };
-  secrets: {
-    /** Signs tokens and keys the hashes of e-mailed codes. */
-    jwt: string;
-    /** Secrets signed with before `jwt`: tokens and codes made under them are still accepted. */
-    jwtPrevious: string[];
-    /** Encrypts keys at rest (64 hex digits). */
-    keyEncryption: string;
-    /** Keys that encrypted keys before `keyEncryption`: still decrypt until `npm run keys:reencrypt` has run. */
-    keyEncryptionPrevious: string[];
-  };
-  admin: { email: string; password: string } | undefined;
-  supplier: {
-    name: 'demo' | 'kinguin';
-    apiUrl: string;
-    apiKey: string | undefined;
-    syncCron: string;
-    timeoutMs: number;
-    markupPercent: number;
-  };
-  payments: {
-    provider: 'test' | 'stripe';
-    stripeSecretKey: string | undefined;
-    stripeWebhookSecret: string | undefined;
-    /** Another Stripe API origin (tests, stripe-mock); Stripe's own when unset. */
-    stripeApiUrl: string | undefined;
-  };
-  ai: { apiKey: string | undefined; baseUrl: string | undefined; chatModel: string; imageModel: string };
-  /** Proxies in front whose X-Forwarded-For is believed (0: none, the socket's address counts). */
-  trustProxy: number;
-  /** Rate-limit counters shared by every instance; in memory per instance when unset. */
-  redisUrl: string | undefined;
-  /** Prefix of this store's Redis keys, so several stores can share one Redis. */
-  redisKeyPrefix: string;
-  /** Multiplies every rate limit: 1 in a shop; a benchmark raises it to measure the login itself. */
-  rateLimitScale: number;
-  /** Purchase requests worked on at once per instance (decision 013: load shedding). */
-  purchaseConcurrency: number;
-  /** A statistics script the web app loads only with the visitor's consent. */
-  analyticsScriptUrl: string | undefined;
-  /** The built web app; the server serves it when the folder exists. */
-  webDist: string;
+/** The shared secrets: every instance of one store must have the same. */
+interface Secrets {
+  /** Signs tokens and keys the hashes of e-mailed codes. */
+  jwt: string;
+  /** Secrets signed with before `jwt`: tokens and codes made under them are still accepted. */
+  jwtPrevious: string[];
+  /** Encrypts keys at rest (64 hex digits). */
+  keyEncryption: string;
+  /** Keys that encrypted keys before `keyEncryption`: still decrypt until `npm run keys:reencrypt` has run. */
+  keyEncryptionPrevious: string[];
 }
+
+/** The store's configuration, as `loadConfig` shapes it from the checked environment. */
+export type Config = ReturnType<typeof shapeConfig>;
 
 /** Reads and checks the environment once; a wrong value stops the start with a clear message. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -137,7 +101,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const missing = (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const).filter((name) => !e[name]);
     if (missing.length) throw new Error(`Invalid configuration:\n  ${missing.map((name) => `${name} is required when PAYMENT_PROVIDER=stripe`).join('\n  ')}`);
   }
-  const admin = adminAccount(e.ADMIN_EMAIL, e.ADMIN_PASSWORD);
+  return shapeConfig(e);
+}
+
+/** The configuration's shape, read from the checked environment: its type is `Config`. */
+function shapeConfig(e: CheckedEnvironment) {
   const dataDir = path.resolve(e.DATA_DIR);
   const production = e.NODE_ENV === 'production';
   const databaseUrl = e.DATABASE_URL || undefined;
@@ -151,7 +119,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     mail: { smtpUrl: e.SMTP_URL || undefined, from: e.MAIL_FROM, supportEmail: e.SUPPORT_EMAIL },
     secrets: secretsOf(e, dataDir, production || databaseUrl !== undefined),
-    admin,
+    admin: adminAccount(e.ADMIN_EMAIL, e.ADMIN_PASSWORD),
     supplier: {
       name: e.SUPPLIER,
       apiUrl: e.SUPPLIER_API_URL.replace(/\/$/, ''),
@@ -167,18 +135,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       stripeApiUrl: e.STRIPE_API_URL,
     },
     ai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, chatModel: e.AI_CHAT_MODEL, imageModel: e.AI_IMAGE_MODEL },
+    /** Proxies in front whose X-Forwarded-For is believed (0: none, the socket's address counts). */
     trustProxy: e.TRUST_PROXY,
     redisUrl: e.REDIS_URL || undefined,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    /** Multiplies every budget-like limit: 1 in a shop; benchmarks raise it. */
     rateLimitScale: e.RATE_LIMIT_SCALE,
     purchaseConcurrency: e.PURCHASE_CONCURRENCY,
     analyticsScriptUrl: e.ANALYTICS_SCRIPT_URL,
+    /** The built web app; the server serves it when the folder exists. */
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
   };
 }
 
 /** The admin to ensure at start: both variables or neither, each passing the customers' own rules. */
-function adminAccount(email: string | undefined, password: string | undefined): Config['admin'] {
+function adminAccount(email: string | undefined, password: string | undefined): { email: string; password: string } | undefined {
   if (!email && !password) return undefined;
   const passwordIssue = password ? (passwordProblem(password) ?? commonPasswordProblem(password)) : undefined;
   const problems = [
@@ -196,7 +167,7 @@ function adminAccount(email: string | undefined, password: string | undefined): 
  * is not shared: so in production and on PostgreSQL they must be given. Only the embedded database
  * outside production, which one process owns, makes its own into DATA_DIR, so `npm start` needs nothing.
  */
-function secretsOf(e: z.output<typeof environmentSchema>, dataDir: string, shared: boolean): Config['secrets'] {
+function secretsOf(e: CheckedEnvironment, dataDir: string, shared: boolean): Secrets {
   if (shared) {
     const missing = [
       !e.JWT_SECRET && 'JWT_SECRET (at least 32 characters, e.g. `openssl rand -base64 48`)',
