@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalogMessages } from './messages.ts';
-import { filtersFromQuery, gameListQuerySchema, parseFilterList, searchQuerySchema } from './catalog.ts';
+import { filtersFromQuery, parseFilterList } from './catalog-rules.ts';
+import { gameListQuerySchema, searchQuerySchema } from './catalog.ts';
 
 describe('catalogue filters in the URL', () => {
   it('canonicalises known values, platform slugs and case, and keeps unknown values so they match nothing', () => {

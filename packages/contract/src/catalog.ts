@@ -1,15 +1,10 @@
 import { z } from 'zod';
 import {
-  ALL_CATEGORIES,
   DEFAULT_SORT,
-  FILTER_NAMES,
-  FILTERS,
   MAX_PAGE_SIZE,
   MAX_SEARCH_LENGTH,
-  PLATFORM_SLUGS,
   SORTS,
   STORE_PAGE_SIZE,
-  type FilterName,
 } from './constants.ts';
 import { idField, safeText } from './fields.ts';
 import { catalogMessages } from './messages.ts';
@@ -114,41 +109,6 @@ export const quickSearchHitSchema = z
 export type QuickSearchHit = z.infer<typeof quickSearchHitSchema>;
 
 export const gameIdParamsSchema = z.object({ id: idField(catalogMessages.gameNotFound) });
-
-/** The selected values of each filter, in their canonical spelling. Absent: no restriction. */
-export type CatalogFilters = Partial<Record<FilterName, string[]>>;
-
-/**
- * Turns one filter's comma list from the URL into canonical values.
- * Known values are matched case-insensitively (platforms also by slug); unknown ones are kept
- * as written, so they match nothing. Category "All" means no restriction.
- */
-export function parseFilterList(name: FilterName, raw: string | undefined): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const known: readonly string[] = FILTERS[name];
-  const values: string[] = [];
-  for (const part of raw.split(',')) {
-    const text = part.trim();
-    if (!text) continue;
-    if (name === 'category' && text.toLowerCase() === ALL_CATEGORIES.toLowerCase()) return undefined;
-    const canonical =
-      known.find((value) => value.toLowerCase() === text.toLowerCase()) ??
-      (name === 'platform' ? PLATFORM_SLUGS[text.toLowerCase()] : undefined) ??
-      text;
-    if (!values.includes(canonical)) values.push(canonical);
-  }
-  return values.length > 0 ? values : undefined;
-}
-
-/** All five filters of a list query, canonicalised. */
-export function filtersFromQuery(query: Partial<Record<FilterName, string | undefined>>): CatalogFilters {
-  const filters: CatalogFilters = {};
-  for (const name of FILTER_NAMES) {
-    const values = parseFilterList(name, query[name]);
-    if (values) filters[name] = values;
-  }
-  return filters;
-}
 
 /** Formats a euro amount held in cents as the number the API answers with. */
 export function centsToEuro(cents: number): number {

@@ -2,6 +2,7 @@
 export * from './constants.ts';
 export * from './messages.ts';
 export * from './catalog.ts';
+export * from './catalog-rules.ts';
 export * from './health.ts';
 export * from './rules.ts';
 export * from './text-rules.ts';

@@ -1,14 +1,13 @@
 import {
-  ALL_CATEGORIES,
   DEFAULT_SORT,
   FILTER_NAMES,
-  FILTERS,
   PLATFORM_SLUGS,
   SORTS,
   STORE_PAGE_SIZE,
   type FilterName,
   type Sort,
 } from '@keystore/contract/constants';
+import { parseFilterList } from '@keystore/contract/catalog-rules';
 
 /** The selected values of each of the five filters, in their canonical spelling ([] = no restriction). */
 export type StoreFilters = Record<FilterName, string[]>;
@@ -28,26 +27,9 @@ export function noFilters(): StoreFilters {
   return { category: [], platform: [], genre: [], region: [], language: [] };
 }
 
-/**
- * One filter's comma list from the URL, canonicalised: known values case-insensitively, platforms also
- * by slug, duplicates dropped. Unknown values are kept as written so the URL round-trips (they match nothing).
- */
+/** One filter's comma list from the URL, canonicalised by the contract's rule (empty: no restriction). */
 export function parseFilterValues(name: FilterName, raw: string | null): string[] {
-  if (!raw) return [];
-  const known: readonly string[] = FILTERS[name];
-  const values: string[] = [];
-  for (const part of raw.split(',')) {
-    const text = part.trim();
-    if (!text) continue;
-    // The category filter's "All" entry means no restriction.
-    if (name === 'category' && text.toLowerCase() === ALL_CATEGORIES.toLowerCase()) return [];
-    const canonical =
-      known.find((value) => value.toLowerCase() === text.toLowerCase()) ??
-      (name === 'platform' ? PLATFORM_SLUGS[text.toLowerCase()] : undefined) ??
-      text;
-    if (!values.includes(canonical)) values.push(canonical);
-  }
-  return values;
+  return parseFilterList(name, raw ?? undefined) ?? [];
 }
 
 /** Reads the store's state from the URL query; anything missing or invalid falls back to its default. */
