@@ -74,6 +74,27 @@ describe('the frame of every page', () => {
     await narrow.close();
   });
 
+  it('keeps the frame when a page cannot load, offers a way back and reports it to the server', async () => {
+    // bypassCSP: axe-core is injected as an inline script.
+    const page = await newVisitorPage(browser, { viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    // The store page's code is missing, as after a release that replaced it under an open tab.
+    await page.route('**/assets/store-page-*.js', (route) => route.abort());
+    const reported = page.waitForRequest((request) => request.url().endsWith('/api/client-errors') && request.method() === 'POST');
+    await page.goto(`${baseUrl}/store?search=witcher&token=secret`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Something went wrong' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await page.getByRole('button', { name: 'Reload the page' }).isVisible()).toBe(true);
+    expect(await page.getByRole('combobox', { name: 'Search games' }).isVisible()).toBe(true);
+    const report = (await reported).postDataJSON() as { path: string; message: string };
+    expect(report.path).toBe('/store');
+    expect(report.message.length).toBeGreaterThan(0);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'page-failed-1280');
+    await page.getByRole('link', { name: 'Go to the home page' }).click();
+    await page.waitForURL(`${baseUrl}/`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Something went wrong' }).count()).toBe(0);
+    await page.close();
+  });
+
   it('answers an unknown path with the 404 page and status', async () => {
     const page = await newVisitorPage(browser, { viewport: { width: 390, height: 844 } });
     const response = await page.goto(`${baseUrl}/no/such/page`);
