@@ -104,6 +104,29 @@ describe('accounts in the browser', () => {
     await expect.poll(() => sidebar(page).getByRole('link', { name: username }).isVisible()).toBe(true);
   });
 
+  it('refuses a common password under its field, and takes a long passphrase without an uppercase letter', async () => {
+    const page = await newPage();
+    const { username, email } = freshIdentity('phrase');
+    await page.goto(`${baseUrl}/`);
+    await sidebar(page).getByRole('button', { name: 'Sign Up' }).click();
+    const signup = dialog(page, 'Sign Up');
+    await signup.getByLabel('Username').fill(username);
+    await signup.getByLabel('Email').fill(email);
+    await signup.getByLabel('Password', { exact: true }).fill('Password1');
+    await signup.getByLabel('Confirm password').fill('Password1');
+    await signup.getByRole('checkbox', { name: /I accept the Terms & Conditions/ }).check();
+    await signup.getByRole('button', { name: 'Sign Up' }).click();
+    await expect.poll(() => signup.getByText('This password is too common. Please choose another one.').isVisible()).toBe(true);
+    await screenshot(page, 'auth-signup-common-password-1280');
+
+    const passphrase = 'correct horse battery staple';
+    await signup.getByLabel('Password', { exact: true }).fill(passphrase);
+    await signup.getByLabel('Confirm password').fill(passphrase);
+    await signup.getByRole('button', { name: 'Sign Up' }).click();
+    const confirm = dialog(page, 'Confirm your email');
+    await expect.poll(() => confirm.textContent()).toContain(email);
+  });
+
   it('shows the dialogs at 1280 and 390 px without accessibility violations', async () => {
     for (const [width, height] of [[1280, 900], [390, 844]] as const) {
       const page = await newPage({ viewport: { width, height } });
