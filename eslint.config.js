@@ -1,6 +1,7 @@
 // Lint rules, including the import boundaries of STYLE.md written as rules, not hopes:
-// the web app never imports the server, the contract imports neither app, and no web feature
-// imports another feature (shared code moves down to ui/ or lib/).
+// the web app never imports the server, the contract imports neither app, no web feature
+// imports another feature (shared code moves down to ui/ or lib/), and a server module reaches
+// another only through that module's ports.ts (its tests and test kits excepted).
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -10,6 +11,14 @@ import globals from 'globals';
 const features = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+
+const serverNeverImportsWeb = { group: ['**/web/src/**', '@keystore/web'], message: 'The server never imports the web app.' };
+
+/** Another server module's file other than its ports.ts, from a module's folder (depth 0) or a folder inside it (depth 1). */
+const otherModulesInternals = (depth) => ({
+  regex: `^${'\\.\\./'.repeat(depth + 1)}(?!\\.\\./)[^/]+/(?!ports\\.ts$).+`,
+  message: "A server module uses another only through that module's ports.ts (app.ts, the composition root, may use any).",
+});
 
 const webNeverImportsServer = { group: ['**/server/**', '@keystore/server', 'node:*'], message: 'The web app never imports the server.' };
 
@@ -50,6 +59,25 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [webNeverImportsServer] }],
     },
   },
+  {
+    // The contract's index carries zod: the web app takes values from its zod-free paths, and types from anywhere.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/src/test/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@keystore/contract',
+              allowTypeImports: true,
+              message: 'Import values from a zod-free path (@keystore/contract/constants, /rules, /news-rules …); the index would bring zod into the bundle.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...features.map((feature) => ({
     files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
     rules: {
@@ -64,7 +92,14 @@ export default tseslint.config(
   {
     files: ['apps/server/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/web/src/**', '@keystore/web'], message: 'The server never imports the web app.' }] }],
+      'no-restricted-imports': ['error', { patterns: [serverNeverImportsWeb] }],
     },
   },
+  ...[0, 1].map((depth) => ({
+    files: [`apps/server/src/modules/*/${'*/'.repeat(depth)}*.ts`],
+    ignores: ['**/*.test.ts', '**/test-kit.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [serverNeverImportsWeb, otherModulesInternals(depth)] }],
+    },
+  })),
 );

@@ -29,7 +29,10 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
-      { test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.{ts,tsx}'], environment: 'jsdom', passWithNoTests: true } },
+      {
+        // The API is answered by MSW handlers (src/test/setup.ts): a request no test answers fails it.
+        test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['src/test/setup.ts'], environment: 'jsdom', passWithNoTests: true },
+      },
     ],
   },
 });

@@ -3,7 +3,7 @@
 // the browser (same address) signs in without the new-device code.
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import type { User } from '@keystore/contract';
-import { STORAGE_KEYS } from '@keystore/contract/constants';
+import { STORAGE_KEYS } from '../apps/web/src/lib/storage-keys.ts';
 import { newVisitorContext } from './browser.ts';
 
 export interface TestAccount {
@@ -34,7 +34,7 @@ export function freshIdentity(prefix: string): { username: string; email: string
   return { username: `${prefix}_${suffix}`.slice(0, 20), email: `${prefix}-${suffix}@example.org` };
 }
 
-async function call<T>(baseUrl: string, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
+export async function call<T>(baseUrl: string, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
@@ -97,4 +97,17 @@ export function signedInContext(browser: Browser, baseUrl: string, account: Pick
     ...options,
     storageState: { cookies: [], origins: [{ origin: baseUrl, localStorage: [{ name: STORAGE_KEYS.token, value: account.token }] }] },
   });
+}
+
+/**
+ * The token of the admin a store was started with (ADMIN_EMAIL / ADMIN_PASSWORD): the first login asks
+ * for the new-device code, like any account's, which the dev outbox holds.
+ */
+export async function adminToken(baseUrl: string, admin: { email: string; password: string }): Promise<string> {
+  const first = await login(baseUrl, admin.email, admin.password);
+  if (first.body.token) return first.body.token;
+  const code = await mailedCode(baseUrl, admin.email, /sign-in code/i);
+  const verified = await call<{ token?: string }>(baseUrl, 'POST', '/api/auth/verify-new-device', { email: admin.email, code });
+  if (!verified.body.token) throw new Error(`verify-new-device answered ${verified.status}`);
+  return verified.body.token;
 }

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { STORAGE_KEYS } from '@keystore/contract/constants';
 import type { Game } from '@keystore/contract';
+import { STORAGE_KEYS } from '../apps/web/src/lib/storage-keys.ts';
 import { accessibilityViolations, launchBrowser, screenshot, visitorContextAt } from './browser.ts';
 
 /** The value beside an info row's label. */

@@ -1,10 +1,10 @@
 // The news journey: an admin publishes news by hand and with the offline AI, visitors read it on
-// /news and its detail page, and a customer cannot open /admin/news. The shared store has no admin,
+// /news and its detail page, and a customer gets the 404 page at /admin/news. The shared store has no admin,
 // so this journey starts its own with ADMIN_EMAIL / ADMIN_PASSWORD.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePng } from '../apps/server/src/test/png.ts';
-import { createVerifiedUser, login, mailedCode, signedInContext } from './accounts.ts';
+import { adminToken as signInAdmin, createVerifiedUser, signedInContext } from './accounts.ts';
 import { accessibilityViolations, launchBrowser, screenshot, visitorContextAt } from './browser.ts';
 import { startStore, type StoreProcess } from './store-process.ts';
 
@@ -32,16 +32,7 @@ describe('news', () => {
   beforeAll(async () => {
     store = await startStore({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
     browser = await launchBrowser();
-    // The admin's first login asks for the new-device code, like any account's.
-    const first = await login(store.baseUrl, ADMIN.email, ADMIN.password);
-    expect(first.body.twoFactorRequired).toBe(true);
-    const code = await mailedCode(store.baseUrl, ADMIN.email, /sign-in code/i);
-    const verified = await fetch(`${store.baseUrl}/api/auth/verify-new-device`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: ADMIN.email, code }),
-    });
-    adminToken = ((await verified.json()) as { token: string }).token;
+    adminToken = await signInAdmin(store.baseUrl, ADMIN);
   });
   afterAll(async () => {
     await Promise.all(contexts.map((context) => context.close()));
@@ -52,7 +43,8 @@ describe('news', () => {
   it('an admin creates news by hand with a cover, and it shows on /news and its page', async () => {
     const page = await pageAt(1280, 900, adminToken);
     await page.goto(`${store.baseUrl}/`);
-    await page.getByRole('link', { name: 'Admin news' }).click();
+    await page.getByRole('link', { name: 'Back office', exact: true }).first().click();
+    await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'News' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Admin news' }).isVisible()).toBe(true);
 
     await page.getByLabel('Title').fill('Winter sale starts today');
@@ -108,10 +100,11 @@ describe('news', () => {
     await screenshot(phone, 'news-list-390');
   });
 
-  it('an admin on a phone reaches the admin screen from the profile', async () => {
+  it('an admin on a phone reaches the news screen through the back office from the profile', async () => {
     const page = await pageAt(390, 844, adminToken);
     await page.goto(`${store.baseUrl}/profile`);
-    await page.getByRole('link', { name: 'Admin news' }).click();
+    await page.getByRole('link', { name: 'Back office', exact: true }).first().click();
+    await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'News' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Admin news' }).isVisible()).toBe(true);
     await screenshot(page, 'news-admin-390');
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -121,9 +114,10 @@ describe('news', () => {
     const customer = await createVerifiedUser(store.baseUrl, 'reader');
     const page = await pageAt(1280, 900, customer.token);
     await page.goto(`${store.baseUrl}/admin/news`);
-    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Admins only' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'PAGE NOT FOUND' }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Create News' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Admin news' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Back office', exact: true }).count()).toBe(0);
     const refused = await fetch(`${store.baseUrl}/api/news/generate-text`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${customer.token}` },

@@ -73,6 +73,8 @@ export type LoginAnswer = z.infer<typeof loginAnswerSchema>;
 
 export const checkUsernameRequestSchema = z.object({ username: usernameField });
 export const checkEmailRequestSchema = z.object({ email: emailField });
+export type CheckUsernameRequest = z.input<typeof checkUsernameRequestSchema>;
+export type CheckEmailRequest = z.input<typeof checkEmailRequestSchema>;
 export const availabilitySchema = z.object({ available: z.boolean() }).meta({ id: 'Availability' });
 export type Availability = z.infer<typeof availabilitySchema>;
 
@@ -83,11 +85,14 @@ export const emailLinkRequestSchema = z.object({
   email: safeText(m.linkEmailMissing).min(1, m.linkEmailMissing).max(EMAIL_MAX_LENGTH, m.emailFormat).transform(normalizeEmail),
   code: safeText(m.linkCodeMissing).min(1, m.linkCodeMissing).max(64, m.codeIncomplete),
 });
+export type EmailLinkRequest = z.input<typeof emailLinkRequestSchema>;
 export const linkVerificationSchema = z.object({ success: z.literal(true), message: z.string() }).meta({ id: 'LinkVerification' });
+export type LinkVerification = z.infer<typeof linkVerificationSchema>;
 
 export const emailRequestSchema = z.object({ email: lookupEmailField });
 export type EmailRequest = z.input<typeof emailRequestSchema>;
 export const forgotPasswordRequestSchema = z.object({ email: emailField });
+export type ForgotPasswordRequest = z.input<typeof forgotPasswordRequestSchema>;
 
 export const resetPasswordRequestSchema = z.object({
   email: lookupEmailField,

@@ -36,3 +36,8 @@ export function filtersFromQuery(query: Partial<Record<FilterName, string | unde
   }
   return filters;
 }
+
+/** Formats a euro amount held in cents as the number the API answers with. */
+export function centsToEuro(cents: number): number {
+  return Math.round(cents) / 100;
+}

@@ -109,8 +109,3 @@ export const quickSearchHitSchema = z
 export type QuickSearchHit = z.infer<typeof quickSearchHitSchema>;
 
 export const gameIdParamsSchema = z.object({ id: idField(catalogMessages.gameNotFound) });
-
-/** Formats a euro amount held in cents as the number the API answers with. */
-export function centsToEuro(cents: number): number {
-  return Math.round(cents) / 100;
-}

@@ -1,16 +1,14 @@
 /**
  * Business constants shared by the server and the web app (SPEC.md §9, DESIGN.md §4).
- * Both sides import them from here; nobody re-declares them.
+ * Both sides import them from here; nobody re-declares them. What only the web app uses (delays,
+ * breakpoints, its storage keys, display labels) lives in apps/web, beside the code that uses it.
  */
-import type { Notification } from './notifications.ts';
 
 export const STORE_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 export const MAX_SEARCH_LENGTH = 200;
 export const SEARCH_RESULTS_LIMIT = 50;
 export const QUICK_SEARCH_LIMIT = 8;
-export const SEARCH_DEBOUNCE_MS = 300;
-export const PAGINATION_COLLAPSE_ABOVE = 5;
 export const TOP_SALES_COUNT = 10;
 
 /** Product types ("Category" in the store's filter). Books and Merchandise are named by the filter list too. */
@@ -68,7 +66,6 @@ export type Genre = (typeof GENRES)[number];
 
 export const REGIONS = ['Europe', 'US', 'Asia', 'Global'] as const;
 export type Region = (typeof REGIONS)[number];
-export const DEFAULT_REGION: Region = 'Global';
 
 export const LANGUAGES = ['English', 'Spanish', 'French', 'German', 'Japanese'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -78,12 +75,6 @@ export const PEGI_RATINGS = [3, 7, 12, 16, 18] as const;
 export const SORTS = ['popularity', 'price-asc', 'price-desc', 'newest'] as const;
 export type Sort = (typeof SORTS)[number];
 export const DEFAULT_SORT: Sort = 'popularity';
-export const SORT_LABELS: Record<Sort, string> = {
-  popularity: 'By popularity',
-  'price-asc': 'By price (from low to high)',
-  'price-desc': 'By price (from high to low)',
-  newest: 'Newest',
-};
 
 /** The five catalogue filters, their query parameter names and their known values, in display order. */
 export const FILTERS = {
@@ -95,24 +86,6 @@ export const FILTERS = {
 } as const;
 export type FilterName = keyof typeof FILTERS;
 export const FILTER_NAMES = Object.keys(FILTERS) as FilterName[];
-
-/** Where the browser keeps its state (SPEC §3, local storage). Product-specific keys, versioned. */
-export const STORAGE_KEYS = {
-  cart: 'keystore.cart.v1',
-  token: 'keystore.token',
-  sessionId: 'keystore.sessionId',
-  readNotifications: 'keystore.readNotifications',
-  cookieConsent: 'keystore.cookieConsent.v1',
-} as const;
-
-/** Layout breakpoints (SPEC §9): the sidebar shows above 878 px, the news list changes at 768 px. */
-export const SIDEBAR_BREAKPOINT_PX = 878;
-export const NEWS_BREAKPOINT_PX = 768;
-
-export const TOAST_MS = 4000;
-export const COOKIE_CONSENT_DAYS = 365;
-export const CAROUSEL_ADVANCE_MS = 5000;
-export const CAROUSEL_SWIPE_PX = 50;
 
 /**
  * The shop's support address when SUPPORT_EMAIL is not configured. The server's configuration is the
@@ -140,8 +113,6 @@ export const CODE_TTL_MINUTES = 10;
 export const CODE_MAX_ATTEMPTS = 5;
 export const RESEND_LOCK_SECONDS = 30;
 export const RESET_TOKEN_TTL_MINUTES = 30;
-export const SUCCESS_TO_LOGIN_MS = 1500;
-export const FORGOT_CLOSE_MS = 2000;
 export const AVATAR_MAX_BYTES = 5_242_880;
 
 export const ROLES = ['customer', 'admin'] as const;
@@ -228,30 +199,3 @@ export const SUPPORT_TITLE_MAX_LENGTH = 150;
 export const CHAT_CONTEXT_MESSAGES = 10;
 /** How long one earlier chat message may be (bot answers run longer than the 450 a customer may type). */
 export const CHAT_CONTEXT_TEXT_MAX_LENGTH = 4000;
-
-/** Notifications shown while the dropdown is collapsed (SPEC §9). */
-export const NOTIFICATIONS_COLLAPSED_COUNT = 2;
-
-/** SPEC §7: shown to visitors when the public list cannot be fetched (never stored on the server). */
-export const DEMO_NOTIFICATIONS: readonly Notification[] = [
-  {
-    _id: 'demo-welcome',
-    title: 'Welcome to Keystore!',
-    text: 'Browse thousands of game keys and get yours delivered instantly to your library.',
-    generatedAt: '2026-01-01T09:00:00.000Z',
-    rawTimestamp: Date.parse('2026-01-01T09:00:00.000Z'),
-    isRead: false,
-    isPublic: true,
-    link: '/store',
-  },
-  {
-    _id: 'demo-support-hours',
-    title: 'Support hours',
-    text: 'Our support team answers from 10:00 to 22:00 UK time, usually within 24 hours.',
-    generatedAt: '2026-01-01T08:00:00.000Z',
-    rawTimestamp: Date.parse('2026-01-01T08:00:00.000Z'),
-    isRead: false,
-    isPublic: true,
-    link: '/support',
-  },
-];

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loginRequestSchema } from './accounts.ts';
 import { gameIdParamsSchema, gameListQuerySchema } from './catalog.ts';
-import { ID_PATTERN } from './fields.ts';
 import { catalogMessages, requestMessages } from './messages.ts';
 import { newsFieldsSchema } from './news.ts';
 import { createOrderRequestSchema } from './orders.ts';
 import { feedbackRequestSchema } from './support.ts';
-import { hasUnsafeCharacters } from './text-rules.ts';
+import { hasUnsafeCharacters, ID_PATTERN } from './text-rules.ts';
 
 const firstMessage = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) => result.error?.issues[0]?.message;
 

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { Problem } from './rules.ts';
 import { requestMessages } from './messages.ts';
-import { hasUnsafeCharacters } from './text-rules.ts';
+import { hasUnsafeCharacters, ID_PATTERN } from './text-rules.ts';
 
 /** A string without unsafe characters (text-rules.ts); `missing` is the message when it is absent or not a string. */
 export function safeText(missing?: string) {
@@ -21,8 +21,10 @@ export function ruled(rule: (value: string) => Problem, missing: string) {
   });
 }
 
-/** The shape of every id the server gives (apps/server/src/platform/ids.ts): 16 to 24 lowercase letters and digits. */
-export const ID_PATTERN = /^[0-9a-z]{16,24}$/;
+/** A required safe string checked by one of the shared rules, then trimmed. */
+export function trimmedRuled(rule: (value: string) => Problem, missing: string) {
+  return ruled(rule, missing).transform((value) => value.trim());
+}
 
 /**
  * An id in a path. One of another shape cannot name anything, so it fails with the not-found message of

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createNewsRequestSchema, generateImageRequestSchema, generateTextRequestSchema, newsMessages, newsParagraphs } from './news.ts';
+import { createNewsRequestSchema, generateImageRequestSchema, generateTextRequestSchema } from './news.ts';
+import { newsMessages, newsParagraphs } from './news-rules.ts';
 
 const firstProblem = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) => result.error?.issues[0]?.message;
 

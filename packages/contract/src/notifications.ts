@@ -1,31 +1,12 @@
-// Notifications (SPEC §2 dropdown, §3 Notification, §7 calls; DESIGN §4 stream): the answers, the
-// admin request, the texts of event notifications and the two demo notifications visitors see when
-// the public list cannot be fetched.
+// Notifications (SPEC §2 dropdown, §3 Notification, §7 calls; DESIGN §4 stream): the zod schemas of
+// the answers and the admin request. Limits and texts are zod-free, in notification-rules.ts.
 //
 // Time: `generatedAt` is the creation time as an ISO 8601 string (UTC) and `rawTimestamp` the same
 // instant in epoch milliseconds. The server sends no display string: 'HH:MM DD.MM.YY' depends on the
 // reader's time zone, so the web app formats `rawTimestamp` in the browser (formatNotificationTime).
 import { z } from 'zod';
-import { idField, safeText } from './fields.ts';
-// The collapsed count and the demo notifications live in constants.ts: the web app's header needs them without zod.
-
-/** The newest this many notifications are listed; older ones are not shown. */
-export const NOTIFICATIONS_LIST_LIMIT = 50;
-export const NOTIFICATION_TITLE_MAX = 120;
-export const NOTIFICATION_TEXT_MAX = 1000;
-/** Seconds between heartbeat comments on the live stream, so proxies keep an idle stream open. */
-export const NOTIFICATION_HEARTBEAT_SECONDS = 25;
-
-export const notificationMessages = {
-  notFound: 'Notification not found',
-  titleRequired: 'Title is required',
-  titleTooLong: `Title cannot exceed ${NOTIFICATION_TITLE_MAX} characters`,
-  textRequired: 'Text is required',
-  textTooLong: `Text cannot exceed ${NOTIFICATION_TEXT_MAX} characters`,
-  streamAuthRequired: 'A token or a session id is required',
-  streamsBusy: 'Too many live connections. Please try again later.',
-  tooManyStreams: 'Too many live connections from this account or network. Close another tab of the store and try again.',
-} as const;
+import { idField, safeText, trimmedRuled } from './fields.ts';
+import { notificationMessages, notificationTextProblem, notificationTitleProblem } from './notification-rules.ts';
 
 /** SPEC §3 Notification. `link` is a page of the store the notification is about, or null. */
 export const notificationSchema = z
@@ -46,13 +27,10 @@ export const notificationListSchema = z.array(notificationSchema).meta({ id: 'No
 
 export const notificationIdParamsSchema = z.object({ id: idField(notificationMessages.notFound) });
 
-const requiredText = (max: number, required: string, tooLong: string) =>
-  safeText(required).trim().min(1, required).max(max, tooLong);
-
-/** POST /api/admin/notifications: a public notification written by an admin. */
+/** POST /api/admin/notifications: a public notification written by an admin, checked by the rules its form uses. */
 export const adminNotificationRequestSchema = z.object({
-  title: requiredText(NOTIFICATION_TITLE_MAX, notificationMessages.titleRequired, notificationMessages.titleTooLong),
-  text: requiredText(NOTIFICATION_TEXT_MAX, notificationMessages.textRequired, notificationMessages.textTooLong),
+  title: trimmedRuled(notificationTitleProblem, notificationMessages.titleRequired),
+  text: trimmedRuled(notificationTextProblem, notificationMessages.textRequired),
 });
 export type AdminNotificationRequest = z.input<typeof adminNotificationRequestSchema>;
 
@@ -69,25 +47,3 @@ export const notificationStreamQuerySchema = z.object({
 /** POST /api/notifications/stream-ticket: what opens the caller's stream once, within `expiresInSeconds`. */
 export const streamTicketSchema = z.object({ ticket: z.string(), expiresInSeconds: z.number().int() }).meta({ id: 'StreamTicket' });
 export type StreamTicket = z.infer<typeof streamTicketSchema>;
-
-/** What made a notification (the `kind` column). */
-export type NotificationKind = 'admin' | 'news' | 'order-paid' | 'keys-delivered' | 'payment-declined' | 'password-changed' | 'new-device';
-
-/** The texts of the notifications events create. */
-export const notificationTexts = {
-  orderPaid: (amount: string) => ({ title: 'Order paid', text: `We received your payment of ${amount}. Your keys are on their way.` }),
-  keysDelivered: (count: number) => ({
-    title: 'Keys delivered',
-    text: `${count === 1 ? 'Your key is' : `Your ${count} keys are`} ready to reveal in your library.`,
-  }),
-  paymentDeclined: (reason: string | null) => ({
-    title: 'Payment declined',
-    text: `Your payment was declined${reason ? `: ${reason.replace(/\.$/, '')}` : ''}. Nothing was charged; you can place the order again.`,
-  }),
-  passwordChanged: { title: 'Password changed', text: 'Your password was changed. If it was not you, reset it now and contact support.' },
-  newDevice: (ip: string) => ({
-    title: 'Login from a new device',
-    text: `Someone signed in with your password from a new address (${ip}). A verification code was sent to your e-mail.`,
-  }),
-  news: (title: string) => ({ title: 'News', text: title }),
-} as const;

@@ -28,3 +28,6 @@ export function supportMessageProblem(raw: string): Problem {
   if (message.length > SUPPORT_MESSAGE_MAX_LENGTH) return m.messageTooLong;
   return undefined;
 }
+
+/** Who speaks in the support chat (SPEC §3). */
+export const CHAT_SENDERS = ['user', 'bot'] as const;

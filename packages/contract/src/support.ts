@@ -3,14 +3,9 @@
 import { z } from 'zod';
 import { CHAT_CONTEXT_TEXT_MAX_LENGTH } from './constants.ts';
 import { validationMessages, supportMessages as m } from './messages.ts';
-import { ruled as ruledText, safeText } from './fields.ts';
-import { emailProblem, normalizeEmail, type Problem } from './rules.ts';
-import { supportMessageProblem, supportNameProblem, supportTitleProblem } from './support-rules.ts';
-
-/** A required string checked by one of the shared rules, then trimmed. */
-function ruled(rule: (value: string) => Problem, missing: string) {
-  return ruledText(rule, missing).transform((value) => value.trim());
-}
+import { safeText, trimmedRuled as ruled } from './fields.ts';
+import { emailProblem, normalizeEmail } from './rules.ts';
+import { CHAT_SENDERS, supportMessageProblem, supportNameProblem, supportTitleProblem } from './support-rules.ts';
 
 export const feedbackRequestSchema = z.object({
   email: ruled(emailProblem, validationMessages.emailRequired).transform(normalizeEmail),
@@ -20,7 +15,6 @@ export const feedbackRequestSchema = z.object({
 });
 export type FeedbackRequest = z.input<typeof feedbackRequestSchema>;
 
-export const CHAT_SENDERS = ['user', 'bot'] as const;
 /** One message of the chat (SPEC §3). */
 export const chatMessageSchema = z
   .object({ sender: z.enum(CHAT_SENDERS), text: safeText().max(CHAT_CONTEXT_TEXT_MAX_LENGTH) })

@@ -17,3 +17,6 @@ export function hasUnsafeCharacters(text: string): boolean {
 export function unsafeTextProblem(text: string): Problem {
   return hasUnsafeCharacters(text) ? requestMessages.unsafeText : undefined;
 }
+
+/** The shape of every id the server gives (apps/server/src/platform/ids.ts): 16 to 24 lowercase letters and digits. */
+export const ID_PATTERN = /^[0-9a-z]{16,24}$/;

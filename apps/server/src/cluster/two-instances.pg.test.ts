@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GameListAnswer, Order, Purchase, User } from '@keystore/contract';
+import { adminMessages, type GameListAnswer, type Order, type Purchase, type User } from '@keystore/contract';
 import { openDatabase, queryRows, type Database } from '../db/client.ts';
 import { answers } from '../../../../scripts/server-process.ts';
 import { multipart } from '../test/multipart.ts';
@@ -85,6 +85,35 @@ describe.skipIf(!SHARED_POSTGRES)('two instances on one PostgreSQL', () => {
     expect(onB.status).toBe(200);
     expect(onB.headers.get('content-type')).toBe('image/webp');
     expect((await sharp(Buffer.from(await onB.arrayBuffer())).metadata()).format).toBe('webp');
+  });
+
+  it('refuses on B, at once, every session of an account blocked through A, and its sign-in', async () => {
+    const admin = await customerOver(a.base);
+    await database.db.execute(sql`update users set role = 'admin' where email = ${admin.email}`);
+    const customer = await customerOver(b.base);
+    expect((await fetch(`${b.base}/api/users/profile`, { headers: customer.headers })).status).toBe(200);
+    const [row] = await queryRows<{ id: string }>(database.db, sql`select id from users where email = ${customer.email}`);
+
+    const blocked = await fetch(`${a.base}/api/admin/users/${row!.id}`, { method: 'PATCH', headers: admin.headers, body: JSON.stringify({ blocked: true }) });
+    expect(blocked.status).toBe(200);
+    const onB = await fetch(`${b.base}/api/users/profile`, { headers: customer.headers });
+    expect(onB.status).toBe(403);
+    expect(await onB.json()).toEqual({ error: adminMessages.accountBlocked });
+    const login = await fetch(`${b.base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: customer.email, password: 'Secret123' }) });
+    expect(login.status).toBe(403);
+  });
+
+  it('takes a game hidden through A out of B\'s store (its index rebuilt on the notice)', async () => {
+    const admin = await customerOver(a.base);
+    await database.db.execute(sql`update users set role = 'admin' where email = ${admin.email}`);
+    // A game no other test here sells.
+    const gameId = await gameWithStock(5, 5);
+    const listedOn = async (instance: Instance) =>
+      ((await (await fetch(`${instance.base}/api/games?pageSize=100&sort=popularity`)).json()) as GameListAnswer).items.some((game) => game._id === gameId);
+    expect(await eventually(() => listedOn(b), 5000)).toBe(true);
+    expect((await fetch(`${a.base}/api/admin/games/${gameId}`, { method: 'PATCH', headers: admin.headers, body: JSON.stringify({ hidden: true }) })).status).toBe(200);
+    expect((await fetch(`${b.base}/api/games/${gameId}`)).status).toBe(404);
+    expect(await eventually(async () => !(await listedOn(b)), 10_000)).toBe(true);
   });
 
   it('shows on B, within 2 s, the stock a sale on A took', async () => {

@@ -29,7 +29,7 @@ export function preparedOnce<T>(build: (db: Db) => T): (db: Db) => T {
 }
 
 /** Advisory lock keys: one per job that must run once per cluster. */
-export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010 } as const;
+export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010, operatorAlerts: 7_301_011 } as const;
 
 /**
  * Namespaces (first key) of the transaction-level advisory locks that serialise the placements of one
@@ -108,7 +108,7 @@ export class DatabaseHealth {
 }
 
 /** Backoff with full jitter for reconnect attempt `n` (1, 2, …): up to 250 ms doubling to 10 s. */
-export function reconnectDelayMs(attempt: number): number {
+function reconnectDelayMs(attempt: number): number {
   return Math.round(Math.random() * Math.min(10_000, 250 * 2 ** Math.min(attempt, 10)));
 }
 
@@ -203,7 +203,7 @@ async function openPglite(dataDir: string | undefined): Promise<OpenDatabase> {
  * Connections of the shared pool per instance. Every request and job queues for these, so this is
  * the bound on the database work one instance has in flight.
  */
-export const POOL_SIZE = 10;
+const POOL_SIZE = 10;
 
 /**
  * Every connection's settings for a network that can fail silently (a lost machine sends no FIN):

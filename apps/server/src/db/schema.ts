@@ -38,6 +38,11 @@ export const games = pgTable(
     releasedAt: timestamp('released_at', { withTimezone: true, mode: 'date' }).notNull(),
     /** False once the product has left the supplier's feed; it stays listed as out of stock. */
     active: boolean('active').notNull().default(true),
+    /** The owner's choices (back office), which no sync touches: a hidden game is out of the store, a featured one leads the home carousel. */
+    hidden: boolean('hidden').notNull().default(false),
+    featured: boolean('featured').notNull().default(false),
+    /** A price the owner set by hand; while set, the sync's price is ignored. */
+    priceOverrideCents: integer('price_override_cents'),
     /** Hash of everything the feed said about the product, so an unchanged product is not rewritten. */
     feedHash: text('feed_hash').notNull(),
     supplierUpdatedAt: timestamp('supplier_updated_at', { withTimezone: true, mode: 'date' }),
@@ -49,6 +54,7 @@ export const games = pgTable(
     index('games_updated_at_idx').on(table.updatedAt),
     check('games_supplier_stock_check', sql`${table.supplierStock} >= 0`),
     check('games_reserved_check', sql`${table.reserved} >= 0`),
+    check('games_price_override_check', sql`${table.priceOverrideCents} is null or ${table.priceOverrideCents} > 0`),
   ],
 );
 
@@ -82,6 +88,8 @@ export const users = pgTable(
     emailVerifiedAt: moment('email_verified_at'),
     /** File name of the re-encoded avatar (`images` row `avatars/<file>`), or null for the default icon. */
     avatar: text('avatar'),
+    /** Set by an admin: the account's sessions end and it cannot sign in until unblocked. */
+    blockedAt: moment('blocked_at'),
     createdAt: moment('created_at').notNull().default(sql`now()`),
     updatedAt: moment('updated_at').notNull().default(sql`now()`),
   },
@@ -163,7 +171,7 @@ export const mailOutbox = pgTable(
 );
 
 /**
- * Orders (issue 5). Money in euro cents, priced from the catalogue when placed. The buyer is kept
+ * Orders. Money in euro cents, priced from the catalogue when placed. The buyer is kept
  * as a reference that turns null when the account is deleted: the order stays for the books.
  */
 export const orders = pgTable(
@@ -324,7 +332,7 @@ export const paymentEvents = pgTable(
 );
 
 /**
- * News (issue 6). `author` is 'Admin' for manual news, 'ChatGPT' for news written by the AI
+ * News. `author` is 'Admin' for manual news, 'ChatGPT' for news written by the AI
  * provider, 'Keystore AI' for the offline generator's. The cover is the file name of a re-encoded
  * WebP (`images` row `news/<file>`) or null for the placeholder.
  */
@@ -344,7 +352,7 @@ export const news = pgTable(
 );
 
 /**
- * Notifications (issue 6): public ones (userId null) for everyone, personal ones for one account,
+ * Notifications: public ones (userId null) for everyone, personal ones for one account,
  * made by events (order paid, keys delivered, payment declined, password changed, new device).
  */
 export const notifications = pgTable(
@@ -390,8 +398,16 @@ export const supportMessages = pgTable(
     userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
     ip: text('ip'),
     createdAt: moment('created_at').notNull().default(sql`now()`),
+    /** `open` until an admin answers it from the back office. */
+    status: text('status').$type<'open' | 'answered'>().notNull().default('open'),
+    reply: text('reply'),
+    answeredAt: moment('answered_at'),
+    answeredBy: text('answered_by').references(() => users.id, { onDelete: 'set null' }),
   },
-  (table) => [index('support_messages_created_idx').on(table.createdAt)],
+  (table) => [
+    index('support_messages_created_idx').on(table.createdAt),
+    check('support_messages_status_check', sql`${table.status} in ('open', 'answered')`),
+  ],
 );
 
 /**
@@ -423,4 +439,39 @@ export const images = pgTable('images', {
   /** SHA-256 of the bytes (base64url): the strong ETag. */
   sha256: text('sha256').notNull(),
   createdAt: moment('created_at').notNull().default(sql`now()`),
+});
+
+/** Settings the owner changes in the back office (`markupPercent` …), one JSON value per key. */
+export const storeSettings = pgTable('store_settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: moment('updated_at').notNull().default(sql`now()`),
+});
+
+/**
+ * Every admin action, append-only (a trigger refuses UPDATE and DELETE): who, when, what, on what,
+ * and the values before and after where they apply.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: moment('at').notNull().default(sql`now()`),
+    /** The admin; kept as text (with the e-mail) so the record outlives the account. */
+    actorId: text('actor_id').notNull(),
+    actorEmail: text('actor_email').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    reason: text('reason'),
+  },
+  (table) => [index('audit_log_at_idx').on(table.at), index('audit_log_target_idx').on(table.targetType, table.targetId)],
+);
+
+/** When the operators were last mailed about each cause (at most once an hour per cause). */
+export const operatorAlerts = pgTable('operator_alerts', {
+  cause: text('cause').primaryKey(),
+  lastSentAt: moment('last_sent_at').notNull(),
 });

@@ -1,4 +1,4 @@
-// The most common passwords, refused wherever a password is chosen (issue 13, decision 017). Only the
+// The most common passwords, refused wherever a password is chosen (decision 017). Only the
 // server holds the list: in the web app it would add about 40 KB gzip for a check the server makes anyway.
 import { dictionary } from '@zxcvbn-ts/language-common';
 import type { z } from 'zod';

@@ -1,4 +1,4 @@
-// Every error a caller can provoke is a 4xx `{error}` (issue 12): ids that cannot exist, URLs Fastify
+// Every error a caller can provoke is a 4xx `{error}`: ids that cannot exist, URLs Fastify
 // cannot route, bodies it cannot parse, text with NUL, and what the database refuses.
 import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
@@ -8,7 +8,7 @@ import { ordersTestApp, type OrdersTestApp } from '../modules/orders/test-kit.ts
 import { registerErrorHandling } from './errors.ts';
 
 let t: OrdersTestApp;
-/** An admin's bearer header: protected routes check the session first (issue 13.8), then the path. */
+/** An admin's bearer header: protected routes check the session first, then the path. */
 let signedIn: Record<string, string>;
 beforeAll(async () => {
   t = await ordersTestApp({ sync: false });

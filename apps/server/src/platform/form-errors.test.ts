@@ -1,4 +1,4 @@
-// Multipart bodies no browser sends (issue 12): the avatar and the news form answer 400 {error}, never 500.
+// Multipart bodies no browser sends: the avatar and the news form answer 400 {error}, never 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestMessages } from '@keystore/contract';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../modules/orders/test-kit.ts';

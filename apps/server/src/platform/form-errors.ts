@@ -12,7 +12,7 @@ import { HttpError, Invalid } from './errors.ts';
  * else the parser throws (no boundary, a body cut short, garbage between boundaries) is a malformed form,
  * a 400, since only the body can have caused it.
  */
-export function formError(request: FastifyRequest, error: unknown, tooLarge: string): Error {
+function formError(request: FastifyRequest, error: unknown, tooLarge: string): Error {
   if (error instanceof request.server.multipartErrors.RequestFileTooLargeError) return new HttpError(413, tooLarge);
   if (error instanceof HttpError) return error;
   const status = (error as { statusCode?: unknown } | undefined)?.statusCode;

@@ -6,11 +6,14 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema } from '@keystore/contract';
 import type { Db } from '../db/client.ts';
 import { images } from '../db/schema.ts';
+import { NotFound } from './errors.ts';
+import { NO_AUTH } from './openapi.ts';
 
 /** A name is never given twice, so browsers and proxies may keep an image for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -100,15 +103,50 @@ export class ImageStore {
   }
 }
 
-/** Answers an image with its ETag and a year of caching; 304 without the bytes when the client has them. */
 /** What `sendImage` answers, for a route's schema: the image, not modified, or 404 for a name that holds none. */
-export const imageAnswers = {
+const imageAnswers = {
   200: { description: 'The image (WebP)', content: { 'image/webp': { schema: z.string().meta({ format: 'binary' }) } } },
   304: z.null().describe('Not modified: the If-None-Match tag is the image’s ETag'),
   404: errorSchema,
 };
 
-export function sendImage(request: FastifyRequest, reply: FastifyReply, image: StoredImage): FastifyReply {
+/** What an image route is: its URL prefix, its OpenAPI names, the 404's text, and where the images are read from. */
+interface ImageRoute {
+  prefix: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  notFound: string;
+  read(file: string): Promise<StoredImage | undefined>;
+}
+
+/**
+ * GET `<prefix>:file`: an uploaded image by the name this store gave it (avatars, news covers). Only
+ * such names are read (ImageStore), so no path can lead to anything else.
+ */
+export function registerImageRoute(app: FastifyInstance, route: ImageRoute): void {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    `${route.prefix}:file`,
+    {
+      schema: {
+        operationId: route.operationId,
+        security: NO_AUTH,
+        tags: [route.tag],
+        summary: route.summary,
+        params: z.object({ file: z.string().max(200, route.notFound) }),
+        response: imageAnswers,
+      },
+    },
+    async (request, reply) => {
+      const image = await route.read(request.params.file);
+      if (!image) throw new NotFound(route.notFound);
+      return sendImage(request, reply, image);
+    },
+  );
+}
+
+/** Answers an image with its ETag and a year of caching; 304 without the bytes when the client has them. */
+function sendImage(request: FastifyRequest, reply: FastifyReply, image: StoredImage): FastifyReply {
   reply.header('ETag', image.etag).header('Cache-Control', IMMUTABLE);
   if (clientHas(request.headers['if-none-match'], image.etag)) return reply.code(304).send();
   return reply.type(image.contentType).send(image.bytes);

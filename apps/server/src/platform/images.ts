@@ -17,7 +17,7 @@ const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 
  * At most 50 megapixels are decoded (about 200 MB of pixels): far above any camera photo, well below
  * what a few kilobytes of a crafted "decompression bomb" could otherwise make the server allocate.
  */
-export const MAX_INPUT_PIXELS = 50_000_000;
+const MAX_INPUT_PIXELS = 50_000_000;
 
 export interface WebpOptions {
   width: number;

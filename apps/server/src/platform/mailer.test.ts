@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { mailOutbox } from '../db/schema.ts';
 import { buildTestApp, memoryLog, type TestApp } from '../test/helper.ts';
 import { codeIn, linkIn, startSmtpSink, type SmtpSink } from '../test/smtp-sink.ts';
-import { passwordResetMail, verificationMail } from './mail-templates.ts';
+import { passwordResetMail, verificationMail } from './mail/account-mails.ts';
 import type { OutboxEntry } from './mailer.ts';
 
 const context = { publicUrl: 'https://shop.example', supportEmail: 'help@shop.example' };

@@ -1,15 +1,18 @@
-// Fills the configured database (DATA_DIR or DATABASE_URL) with a deterministic synthetic catalogue:
-//   npm run seed:synthetic -- 70000
+// Fills the configured database (DATA_DIR or DATABASE_URL) with a deterministic synthetic catalogue and
+// an order history over the last 6 months for the back office's dashboard (products, then orders):
+//   npm run seed:synthetic -- 70000 3000
 import '../platform/drizzle-as-commonjs.ts';
 
 const { loadConfig } = await import('../config.ts');
 const { openDatabase } = await import('../db/client.ts');
 const { upsertProducts } = await import('../modules/catalog/store.ts');
 const { SYNTHETIC_SUPPLIER, syntheticProducts } = await import('../modules/catalog/synthetic.ts');
+const { seedOrderHistory } = await import('../modules/orders/synthetic.ts');
 
 const count = Number(process.argv[2] ?? 70_000);
-if (!Number.isInteger(count) || count < 1) {
-  console.error('usage: npm run seed:synthetic -- <count>');
+const orderCount = Number(process.argv[3] ?? 3_000);
+if (!Number.isInteger(count) || count < 1 || !Number.isInteger(orderCount) || orderCount < 0) {
+  console.error('usage: npm run seed:synthetic -- <products> [<orders>]');
   process.exit(2);
 }
 const config = loadConfig();
@@ -22,5 +25,6 @@ for (let start = 0; start < products.length; start += 1000) {
   const written = await upsertProducts(database.db, SYNTHETIC_SUPPLIER, products.slice(start, start + 1000), config.supplier.markupPercent, now);
   added += written.added;
 }
+const orders = await seedOrderHistory(database.db, orderCount);
 await database.close();
-console.log(`synthetic catalogue: ${count} products (${added} new) in ${Math.round(performance.now() - started)} ms`);
+console.log(`synthetic catalogue: ${count} products (${added} new), ${orderCount} orders (${orders} new) in ${Math.round(performance.now() - started)} ms`);

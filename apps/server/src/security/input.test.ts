@@ -1,4 +1,4 @@
-// The whole API under hostile input (issue 12): every operation of /api/docs/json gets broken path
+// The whole API under hostile input: every operation of /api/docs/json gets broken path
 // parameters, query values and bodies, malformed JSON, other media types and broken multipart, as a
 // visitor, a customer and (where a customer is refused) an admin. Whatever comes in, the answer is a
 // 4xx or a success: never a 5xx, and never a stack trace, SQL or a framework's error object.

@@ -15,7 +15,7 @@ export interface CheckoutPageView {
 }
 
 /** The amount as Stripe's page writes it, e.g. `€12.34`. */
-export function formatAmount(cents: number, currency: string): string {
+function formatAmount(cents: number, currency: string): string {
   return new Intl.NumberFormat('en-GB', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
 }
 

@@ -233,7 +233,7 @@ function stripeError(type: string, message: string, code?: string): { error: { t
  * Decodes Stripe's form encoding (`line_items[0][price_data][currency]=eur`) into nested objects;
  * keys that are all digits make arrays, as Stripe reads them.
  */
-export function decodeForm(raw: string): Record<string, unknown> {
+function decodeForm(raw: string): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   for (const [key, value] of new URLSearchParams(raw)) {
     const path = key.replace(/\]/g, '').split('[');

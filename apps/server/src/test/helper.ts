@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
-import type { Supplier } from '../modules/catalog/supplier/supplier.ts';
+import type { Supplier } from '../modules/supplier/supplier.ts';
 
 /**
  * A fresh database for one test file: embedded PGlite in memory, or, when DATABASE_URL is set,
@@ -59,7 +59,7 @@ export interface TestApp {
 
 /** The real app on a fresh database; the catalogue syncs only when the test asks. */
 export async function buildTestApp(
-  options: { env?: Record<string, string>; supplier?: Supplier; database?: Database; logger?: FastifyServerOptions['logger'] } = {},
+  options: { env?: Record<string, string>; supplier?: Supplier; database?: Database; logger?: FastifyServerOptions['logger']; stockOverlapMs?: number } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await freshDatabase());
   const { config, cleanup } = testConfig(options.env);
@@ -67,7 +67,7 @@ export async function buildTestApp(
     config,
     database,
     logger: options.logger ?? false,
-    catalog: { autoSync: false, ...(options.supplier ? { supplier: options.supplier } : {}) },
+    catalog: { autoSync: false, stockOverlapMs: options.stockOverlapMs, ...(options.supplier ? { supplier: options.supplier } : {}) },
   });
   try {
     await app.ready();

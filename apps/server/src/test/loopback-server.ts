@@ -8,7 +8,7 @@ export interface LoopbackServer {
 }
 
 /** An HTTP server on a free loopback port: where the tests' fakes of external APIs listen. */
-export async function listenOnLoopback(handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>): Promise<LoopbackServer> {
+async function listenOnLoopback(handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>): Promise<LoopbackServer> {
   const server = createServer((request, response) => void handle(request, response));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -2,10 +2,11 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '@keystore/contract/constants';
 import { closeAuthDialog } from '../lib/auth-dialog.ts';
 import { currentSession, signIn } from '../lib/session.ts';
-import { AuthDialogProbe, openAuthDialogView, resetTestState, restoringSession, stubApi, testUser } from '../test/fixtures.tsx';
+import { STORAGE_KEYS } from '../lib/storage-keys.ts';
+import { testUser } from '../test/contract-fixtures.ts';
+import { AuthDialogProbe, openAuthDialogView, resetTestState, restoringSession, stubApi } from '../test/fixtures.tsx';
 import { BottomBar, Sidebar } from './navigation.tsx';
 
 function renderNavigation(url = '/') {

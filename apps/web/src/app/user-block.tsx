@@ -22,8 +22,8 @@ export function UserBlock() {
           <span className={styles.username}>{user.username}</span>
         </Link>
         {user.role === 'admin' && (
-          <Link to="/admin/news" className={styles.secondary}>
-            Admin news
+          <Link to="/admin" className={styles.secondary}>
+            Back office
           </Link>
         )}
         <button

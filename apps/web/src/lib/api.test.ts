@@ -1,12 +1,16 @@
 import { act, render, screen } from '@testing-library/react';
 import { createElement } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STORAGE_KEYS } from '@keystore/contract/constants';
-import { json, resetTestState, stubApi, testUser } from '../test/fixtures.tsx';
+import type { CreateOrderRequest, LoginRequest, TestPaymentRequest } from '@keystore/contract';
+import { TEST_CARDS } from '@keystore/contract/constants';
+import { testCreatedOrder, testGame, testPaymentVerdict, testUser } from '../test/contract-fixtures.ts';
+import { json, resetTestState, stubApi } from '../test/fixtures.tsx';
 import { Toasts } from '../ui/toasts.tsx';
 import { apiGet, apiSend, ApiError } from './api.ts';
 import { currentSession } from './session.ts';
+import { STORAGE_KEYS } from './storage-keys.ts';
 
+const TEST_CARD: TestPaymentRequest = { cardNumber: TEST_CARDS.pays, expiry: '12/40', cvc: '123', name: 'Ada Lovelace' };
 const BUSY = 'The store is busy, try again in a moment';
 const busy = (retryAfter: string) => json(503, { error: BUSY }, { 'Retry-After': retryAfter });
 
@@ -37,7 +41,8 @@ describe('a busy store (503 with Retry-After)', () => {
   });
 
   it('is asked again after the wait it advised, while the customer is told it is busy', async () => {
-    const calls = stubApi({ 'GET /api/games/g1': inTurn(() => busy('2'), () => json(200, { _id: 'g1' })) });
+    const game = testGame();
+    const calls = stubApi({ 'GET /api/games/g1': inTurn(() => busy('2'), () => json(200, game)) });
     const outcome = settle(apiGet('/api/games/g1'));
     await act(() => vi.advanceTimersByTimeAsync(1999));
     expect(calls).toHaveLength(1);
@@ -45,7 +50,7 @@ describe('a busy store (503 with Retry-After)', () => {
     // Two seconds and a random share of them more, so turned-away clients do not all come back at once.
     await act(() => vi.advanceTimersByTimeAsync(1001));
     expect(calls).toHaveLength(2);
-    expect(outcome).toEqual({ value: { _id: 'g1' }, done: true });
+    expect(outcome).toEqual({ value: game, done: true });
   });
 
   it('gives up with the busy message after 3 more tries, saying it once', async () => {
@@ -60,18 +65,20 @@ describe('a busy store (503 with Retry-After)', () => {
   });
 
   it('repeats a POST only when it is safe to: an order with an Idempotency-Key, a payment', async () => {
+    const created = testCreatedOrder();
+    const verdict = testPaymentVerdict();
     const calls = stubApi({
       'POST /api/auth/login': () => busy('0'),
-      'POST /api/orders': inTurn(() => busy('0'), () => json(201, { paymentUrl: '/pay/o1' })),
-      'POST /api/payments/test/o1': inTurn(() => busy('0'), () => json(200, { status: 'Paid' })),
+      'POST /api/orders': inTurn(() => busy('0'), () => json(201, created)),
+      'POST /api/payments/test/o1': inTurn(() => busy('0'), () => json(200, verdict)),
     });
-    const login = settle(apiSend('POST', '/api/auth/login', { email: 'a@b.c', password: 'x' }));
-    const order = settle(apiSend('POST', '/api/orders', { items: [] }, { idempotencyKey: 'k1' }));
-    const payment = settle(apiSend('POST', '/api/payments/test/o1', {}, { repeatable: true }));
+    const login = settle(apiSend<unknown, LoginRequest>('POST', '/api/auth/login', { email: 'a@b.c', password: 'x' }));
+    const order = settle(apiSend<unknown, CreateOrderRequest>('POST', '/api/orders', { items: [] }, { idempotencyKey: 'k1' }));
+    const payment = settle(apiSend<unknown, TestPaymentRequest>('POST', '/api/payments/test/o1', TEST_CARD, { repeatable: true }));
     await act(() => vi.advanceTimersByTimeAsync(200));
     expect(login.error).toMatchObject({ status: 503, message: BUSY });
-    expect(order.value).toEqual({ paymentUrl: '/pay/o1' });
-    expect(payment.value).toEqual({ status: 'Paid' });
+    expect(order.value).toEqual(created);
+    expect(payment.value).toEqual(verdict);
     expect(calls.map((call) => call.route).sort()).toEqual([
       'POST /api/auth/login',
       'POST /api/orders',

@@ -32,10 +32,16 @@ export function isStoreBusy(error: unknown): boolean {
   return error instanceof ApiError && error.status === 503 && error.retryAfter !== undefined;
 }
 
-/** Calls the store's own API and answers the parsed JSON, or throws an ApiError with the server's message. */
-export async function apiGet<T>(path: string, init?: RequestInit): Promise<T> {
-  return request<T>(path, init, true);
+/**
+ * Calls the store's own API and answers the parsed JSON, or throws an ApiError with the server's message.
+ * `Answer` names the contract's type of the answer (`apiGet<Order>(…)`).
+ */
+export async function apiGet<Answer>(path: string, init?: RequestInit): Promise<Answer> {
+  return request<Answer>(path, init, true);
 }
+
+/** A request body: a contract request type sent as JSON, or FormData for an upload. */
+export type RequestBody = object | undefined;
 
 export interface SendOptions {
   /**
@@ -49,17 +55,24 @@ export interface SendOptions {
 
 /**
  * Sends a body (JSON, or FormData for uploads) with the session's headers. A network failure throws
- * an ApiError with status 0, so callers can tell "no answer" from "the server said no".
+ * an ApiError with status 0, so callers can tell "no answer" from "the server said no". `Body` is never
+ * inferred from the value: a call that sends one names the contract's request type
+ * (`apiSend<Order, CreateOrderRequest>(…)`), so a body that drifts from the contract fails the typecheck.
  */
-export async function apiSend<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, options: SendOptions = {}): Promise<T> {
+export async function apiSend<Answer, Body extends RequestBody = undefined>(
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: NoInfer<Body>,
+  options: SendOptions = {},
+): Promise<Answer> {
   const isForm = body instanceof FormData;
   const headers: Record<string, string> = body === undefined || isForm ? {} : { 'Content-Type': 'application/json' };
   if (options.idempotencyKey !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = options.idempotencyKey;
   const repeatable = options.repeatable === true || options.idempotencyKey !== undefined;
-  return request<T>(path, { method, body: body === undefined ? undefined : isForm ? body : JSON.stringify(body), headers }, repeatable);
+  return request<Answer>(path, { method, body: body === undefined ? undefined : isForm ? body : JSON.stringify(body), headers }, repeatable);
 }
 
-async function request<T>(path: string, init: RequestInit | undefined, repeatable: boolean): Promise<T> {
+async function request<Answer>(path: string, init: RequestInit | undefined, repeatable: boolean): Promise<Answer> {
   let response: Response;
   try {
     response = await fetchRetryingBusy(path, { ...init, headers: { Accept: 'application/json', ...authHeaders(), ...init?.headers } }, repeatable);
@@ -72,5 +85,5 @@ async function request<T>(path: string, init: RequestInit | undefined, repeatabl
     const retryAfter = retryAfterSeconds(response.headers.get('Retry-After'));
     throw new ApiError(response.status, said ? String(body.error) : response.statusText, { retryAfter, fromServer: said });
   }
-  return body as T;
+  return body as Answer;
 }

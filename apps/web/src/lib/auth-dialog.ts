@@ -1,4 +1,5 @@
-import { useSyncExternalStore } from 'react';
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
 
 /** The auth dialogs of SPEC §2 and the flow between them (SPEC §4). */
 export type AuthView = 'login' | 'signup' | 'confirm' | 'forgot' | 'verifyNewDevice' | 'reset-password' | 'reset-success';
@@ -12,27 +13,18 @@ export interface AuthDialogState {
   token?: string;
 }
 
-type Listener = () => void;
-const listeners = new Set<Listener>();
-let state: AuthDialogState = { view: null };
-
-function subscribe(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+const authDialogStore = createStore<AuthDialogState>(() => ({ view: null }));
 
 /** The open auth dialog; any part of the app may open one (the library, the bottom bar, checkout). */
 export function useAuthDialog(): AuthDialogState {
-  return useSyncExternalStore(subscribe, () => state, () => state);
+  return useStore(authDialogStore);
 }
 
-/** Opens (or switches to) an auth dialog. */
+/** Opens (or switches to) an auth dialog; what the previous one carried is dropped. */
 export function openAuthDialog(view: AuthView, details: Omit<AuthDialogState, 'view'> = {}): void {
-  state = { view, ...details };
-  for (const listener of listeners) listener();
+  authDialogStore.setState({ view, ...details }, true);
 }
 
 export function closeAuthDialog(): void {
-  state = { view: null };
-  for (const listener of listeners) listener();
+  authDialogStore.setState({ view: null }, true);
 }

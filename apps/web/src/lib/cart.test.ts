@@ -1,18 +1,11 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STORAGE_KEYS } from '@keystore/contract/constants';
+import { testCartGame } from '../test/contract-fixtures.ts';
 import { addToCart, cartTotals, clearCart, removeFromCart, setCartQuantity, useCart, useCartQuantity, type CartItem } from './cart.ts';
+import { STORAGE_KEYS } from './storage-keys.ts';
 
-const game = (id: string, price: number, originalPrice: number | null = null): CartItem['game'] => ({
-  _id: id,
-  title: `Game ${id}`,
-  image: `/media/covers/${id}.svg`,
-  platform: 'PC',
-  region: 'Global',
-  price,
-  originalPrice,
-  type: 'Games',
-});
+const game = (id: string, price: number, originalPrice: number | null = null): CartItem['game'] =>
+  testCartGame({ _id: id, title: `Game ${id}`, image: `/media/covers/${id}.svg`, platform: 'PC', region: 'Global', price, originalPrice, type: 'Games' });
 
 const stored = (): CartItem[] => JSON.parse(localStorage.getItem(STORAGE_KEYS.cart) ?? 'null');
 

@@ -1,6 +1,7 @@
-import { useSyncExternalStore } from 'react';
-import { STORAGE_KEYS } from '@keystore/contract/constants';
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
 import type { GameListItem } from '@keystore/contract';
+import { STORAGE_KEYS } from './storage-keys.ts';
 
 /** A cart line: the game as it was listed, and how many keys of it (SPEC §3). */
 export interface CartItem {
@@ -8,9 +9,9 @@ export interface CartItem {
   quantity: number;
 }
 
-type Listener = () => void;
-const listeners = new Set<Listener>();
-let items: CartItem[] = read();
+/** The cart's lines; localStorage keeps them (as a bare array, the format carts were always stored in). */
+const cartStore = createStore<{ items: CartItem[] }>(() => ({ items: read() }));
+const lines = () => cartStore.getState().items;
 
 function read(): CartItem[] {
   try {
@@ -31,31 +32,25 @@ function read(): CartItem[] {
 }
 
 function write(next: CartItem[]): void {
-  items = next;
   try {
     localStorage.setItem(STORAGE_KEYS.cart, JSON.stringify(next));
   } catch {
     // Storage full or disabled: the cart still works for this tab.
   }
-  for (const listener of listeners) listener();
+  cartStore.setState({ items: next });
 }
 
 // Another tab changed the cart: show it here too.
 if (typeof window !== 'undefined') {
   window.addEventListener('storage', (event) => {
     if (event.key !== STORAGE_KEYS.cart && event.key !== null) return;
-    items = read();
-    for (const listener of listeners) listener();
+    cartStore.setState({ items: read() });
   });
-}
-
-function subscribe(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
 }
 
 /** Adds one key of a game: a new line starts at 1, an existing one goes up by 1 (SPEC §4). */
 export function addToCart(game: CartItem['game']): void {
+  const items = lines();
   const existing = items.find((item) => item.game._id === game._id);
   write(
     existing
@@ -67,11 +62,11 @@ export function addToCart(game: CartItem['game']): void {
 /** Sets a line's quantity; values below 1 (or not whole) are ignored, as the cart's minimum is 1. */
 export function setCartQuantity(gameId: string, quantity: number): void {
   if (!Number.isInteger(quantity) || quantity < 1) return;
-  write(items.map((item) => (item.game._id === gameId ? { ...item, quantity } : item)));
+  write(lines().map((item) => (item.game._id === gameId ? { ...item, quantity } : item)));
 }
 
 export function removeFromCart(gameId: string): void {
-  write(items.filter((item) => item.game._id !== gameId));
+  write(lines().filter((item) => item.game._id !== gameId));
 }
 
 export function clearCart(): void {
@@ -79,21 +74,21 @@ export function clearCart(): void {
 }
 
 /** Total keys (sum of quantities) and total price in euro, to the cent. */
-export function cartTotals(lines: readonly CartItem[]): { totalItems: number; totalPrice: number } {
-  const totalItems = lines.reduce((sum, item) => sum + item.quantity, 0);
-  const cents = lines.reduce((sum, item) => sum + Math.round(item.game.price * 100) * item.quantity, 0);
+export function cartTotals(items: readonly CartItem[]): { totalItems: number; totalPrice: number } {
+  const totalItems = items.reduce((sum, item) => sum + item.quantity, 0);
+  const cents = items.reduce((sum, item) => sum + Math.round(item.game.price * 100) * item.quantity, 0);
   return { totalItems, totalPrice: cents / 100 };
 }
 
 /** The cart, kept in localStorage and shared by every tab. */
 export function useCart() {
-  const lines = useSyncExternalStore(subscribe, () => items, () => items);
-  return { items: lines, ...cartTotals(lines), add: addToCart, setQuantity: setCartQuantity, remove: removeFromCart, clear: clearCart };
+  const items = useStore(cartStore, (state) => state.items);
+  return { items, ...cartTotals(items), add: addToCart, setQuantity: setCartQuantity, remove: removeFromCart, clear: clearCart };
 }
 
 /** How many keys of one game are in the cart (0 when none). */
 export function useCartQuantity(gameId: string): number {
-  return useSyncExternalStore(subscribe, () => items.find((item) => item.game._id === gameId)?.quantity ?? 0, () => 0);
+  return useStore(cartStore, (state) => state.items.find((item) => item.game._id === gameId)?.quantity ?? 0);
 }
 
 function pickGame(game: CartItem['game']): CartItem['game'] {

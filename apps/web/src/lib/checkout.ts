@@ -1,75 +1,68 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { useNavigate } from 'react-router';
 import type { CreateOrderAnswer, CreateOrderRequest } from '@keystore/contract';
 import { orderUiMessages } from '@keystore/contract/messages';
 import { apiSend, isRefusal, messageOf } from './api.ts';
+import { queryKeys } from './query-keys.ts';
 
 type Items = CreateOrderRequest['items'];
 
-/** One checkout attempt: places its order under one Idempotency-Key, whatever befalls the calls. */
-export interface CheckoutAttempt {
-  /**
-   * Places an order of `items` and answers it with where to pay; throws the ApiError of a refusal
-   * (409 out of stock, too many unpaid orders). Sent with the attempt's key, so a try repeated after a
-   * lost answer gets the order placed already instead of reserving its keys again; other items than
-   * the attempt's start a new attempt.
-   */
-  placeOrder(items: Items): Promise<CreateOrderAnswer>;
-  /** The attempt is over (its order is being paid, or was paid or declined): the next order is a new attempt. */
-  end(): void;
-  /**
-   * After a failed call of the attempt: a refusal (4xx) ends it, since the server answered; a call that
-   * got no answer, or a 5xx, keeps it, since the order may have been placed all the same.
-   */
-  failed(error: unknown): void;
-}
-
-/** The checkout attempt of a component (the cart, 'Buy in 1 click', the pay page's new order after a decline). */
-export function useCheckoutAttempt(): CheckoutAttempt {
-  const current = useRef<{ key: string; items: string } | null>(null);
-  return useMemo(
-    () => ({
-      placeOrder(items) {
-        const asked = JSON.stringify(items);
-        if (current.current?.items !== asked) current.current = { key: crypto.randomUUID(), items: asked };
-        return apiSend<CreateOrderAnswer>('POST', '/api/orders', { items }, { idempotencyKey: current.current.key });
-      },
-      end() {
-        current.current = null;
-      },
-      failed(error) {
-        if (isRefusal(error)) current.current = null;
-      },
-    }),
-    [],
-  );
+/**
+ * Places orders under one Idempotency-Key per checkout attempt (POST /api/orders), whatever befalls
+ * the calls: a try repeated after a lost answer gets the order placed already instead of reserving its
+ * keys again; other items than the attempt's start a new attempt. A refusal (4xx: out of stock, too
+ * many unpaid orders) ends the attempt, since the server answered; a call that got no answer, or a
+ * 5xx, keeps it, since the order may have been placed all the same. A placed order changes the
+ * customer's order history, so the profile is fetched again.
+ *
+ * The one way the app places an order: the cart, 'Buy in 1 click' and the pay page's new order after a
+ * decline. `endAttempt()` once the attempt is over (its order is being paid, or was paid or declined).
+ */
+export function usePlaceOrder() {
+  const queryClient = useQueryClient();
+  const attempt = useRef<{ key: string; items: string } | null>(null);
+  const mutation = useMutation({
+    mutationFn: (items: Items) => {
+      const asked = JSON.stringify(items);
+      if (attempt.current?.items !== asked) attempt.current = { key: crypto.randomUUID(), items: asked };
+      return apiSend<CreateOrderAnswer, CreateOrderRequest>('POST', '/api/orders', { items }, { idempotencyKey: attempt.current.key });
+    },
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.profile }),
+    onError: (error) => attemptFailed(error),
+  });
+  /** After a failed call of the attempt (the order's or its payment's): only a refusal ends it. */
+  const attemptFailed = (error: unknown) => {
+    if (isRefusal(error)) attempt.current = null;
+  };
+  const endAttempt = () => {
+    attempt.current = null;
+  };
+  return { ...mutation, endAttempt, attemptFailed };
 }
 
 /**
  * Checkout from the cart or 'Buy in 1 click': `checkout(items)` places the order of one attempt and
- * opens its payment page; `busy` meanwhile, and `problem`, what to show when it failed.
+ * opens its payment page; `busy` meanwhile (and while the payment page opens), and `problem`, what to
+ * show when it failed.
  */
 export function useCheckout(): { busy: boolean; problem: string | null; checkout(items: Items): void } {
   const navigate = useNavigate();
-  const attempt = useCheckoutAttempt();
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const placeOrder = usePlaceOrder();
   const checkout = (items: Items) => {
-    setBusy(true);
-    setProblem(null);
-    attempt
-      .placeOrder(items)
-      .then(({ paymentUrl }) => {
-        attempt.end();
+    placeOrder.mutate(items, {
+      onSuccess: ({ paymentUrl }) => {
+        placeOrder.endAttempt();
         openPaymentPage(paymentUrl, navigate);
-      })
-      .catch((error: unknown) => {
-        attempt.failed(error);
-        setProblem(messageOf(error, orderUiMessages.orderPlaceFailed));
-        setBusy(false);
-      });
+      },
+    });
   };
-  return { busy, problem, checkout };
+  return {
+    // Still busy once placed: the page stays until the payment page opens (a full navigation for Stripe).
+    busy: placeOrder.isPending || placeOrder.isSuccess,
+    problem: placeOrder.error ? messageOf(placeOrder.error, orderUiMessages.orderPlaceFailed) : null,
+    checkout,
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STORAGE_KEYS } from '@keystore/contract/constants';
 import { applyAnalytics, decideConsent, readStoredConsent, syncConsentFromStorage, useConsent, withdrawConsent, type Consent } from './consent.ts';
+import { STORAGE_KEYS } from './storage-keys.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 

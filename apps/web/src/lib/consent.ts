@@ -1,7 +1,9 @@
-import { useSyncExternalStore } from 'react';
-import { COOKIE_CONSENT_DAYS, STORAGE_KEYS } from '@keystore/contract/constants';
+import { queryOptions } from '@tanstack/react-query';
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
 import type { PublicConfig } from '@keystore/contract';
 import { apiGet } from './api.ts';
+import { STORAGE_KEYS } from './storage-keys.ts';
 
 /** The three answers of the consent dialog (SPEC §4): Deny, Allow selection, Allow all. */
 export type ConsentStatus = 'necessary' | 'custom' | 'all';
@@ -21,6 +23,8 @@ export interface Consent {
   givenAt: string;
 }
 
+/** How long a cookie choice holds before the dialog asks again (SPEC §9). */
+export const COOKIE_CONSENT_DAYS = 365;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const STATUSES: readonly ConsentStatus[] = ['necessary', 'custom', 'all'];
 
@@ -57,13 +61,13 @@ interface ConsentState {
   reopened: boolean;
 }
 
-type Listener = () => void;
-const listeners = new Set<Listener>();
-let state: ConsentState = { consent: typeof localStorage === 'undefined' ? null : readStoredConsent(), reopened: false };
+const consentStore = createStore<ConsentState>(() => ({
+  consent: typeof localStorage === 'undefined' ? null : readStoredConsent(),
+  reopened: false,
+}));
 
 function update(next: Partial<ConsentState>): void {
-  state = { ...state, ...next };
-  for (const listener of listeners) listener();
+  consentStore.setState(next);
 }
 
 /** Re-reads the stored consent, for a change made in another tab or a consent that has since expired. */
@@ -87,7 +91,7 @@ function preferencesFor(status: ConsentStatus, chosen?: Partial<Omit<CookiePrefe
 /** Records a choice for COOKIE_CONSENT_DAYS and closes the dialog. The consent id is kept while a choice stands. */
 export function decideConsent(status: ConsentStatus, chosen?: Partial<Omit<CookiePreferences, 'necessary'>>): Consent {
   const consent: Consent = {
-    id: state.consent?.id ?? crypto.randomUUID(),
+    id: consentStore.getState().consent?.id ?? crypto.randomUUID(),
     status,
     preferences: preferencesFor(status, chosen),
     givenAt: new Date().toISOString(),
@@ -116,14 +120,9 @@ export function closeConsent(): void {
   update({ reopened: false });
 }
 
-function subscribe(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
 /** The visitor's cookie consent, shared by every component and every tab, and whether the dialog is open. */
 export function useConsent() {
-  const current = useSyncExternalStore(subscribe, () => state, () => state);
+  const current = useStore(consentStore);
   return {
     consent: current.consent,
     isOpen: current.consent === null || current.reopened,
@@ -180,8 +179,8 @@ function deleteNonEssentialCookies(): void {
 }
 
 /** GET /api/config, fetched once per page: it names the analytics script, when one is configured. */
-export const appConfigQuery = {
+export const appConfigQuery = queryOptions({
   queryKey: ['config'] as const,
   queryFn: () => apiGet<PublicConfig>('/api/config'),
   staleTime: Infinity,
-};
+});

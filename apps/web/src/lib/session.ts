@@ -1,7 +1,8 @@
-import { useSyncExternalStore } from 'react';
-import { STORAGE_KEYS } from '@keystore/contract/constants';
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
 import type { User } from '@keystore/contract';
 import { fetchRetryingBusy } from './busy-retry.ts';
+import { STORAGE_KEYS } from './storage-keys.ts';
 
 /**
  * Who is using the store (SPEC §4, session): a stored token is restored on load by fetching the
@@ -15,9 +16,7 @@ export interface SessionState {
   user: User | null;
 }
 
-type Listener = () => void;
-const listeners = new Set<Listener>();
-let state: SessionState = initialState();
+const sessionStore = createStore<SessionState>(initialState);
 
 function initialState(): SessionState {
   const token = readToken();
@@ -33,8 +32,7 @@ function readToken(): string | null {
 }
 
 function set(next: SessionState): void {
-  state = next;
-  for (const listener of listeners) listener();
+  sessionStore.setState(next, true);
 }
 
 function storeToken(token: string | null): void {
@@ -46,19 +44,14 @@ function storeToken(token: string | null): void {
   }
 }
 
-function subscribe(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
 /** The current session; re-renders when it changes. */
 export function useSession(): SessionState {
-  return useSyncExternalStore(subscribe, () => state, () => state);
+  return useStore(sessionStore);
 }
 
 /** The session outside React (API calls, event handlers). */
 export function currentSession(): SessionState {
-  return state;
+  return sessionStore.getState();
 }
 
 /** Starts a session with the token and user a login answered. */
@@ -69,7 +62,8 @@ export function signIn(token: string, user: User): void {
 
 /** Replaces the signed-in user (after a profile change). */
 export function updateUser(user: User): void {
-  if (state.token) set({ status: 'signed-in', token: state.token, user });
+  const { token } = currentSession();
+  if (token) set({ status: 'signed-in', token, user });
 }
 
 /** Forgets the session here without asking the server (a rejected token, a deleted account). */
@@ -80,7 +74,7 @@ export function clearSession(): void {
 
 /** Logs out: the server ends the session, and this browser forgets the token at once. */
 export function signOut(): void {
-  const { token } = state;
+  const { token } = currentSession();
   clearSession();
   if (token) void fetch('/api/auth/logout', { method: 'POST', headers: { Authorization: `Bearer ${token}` } }).catch(() => undefined);
 }
@@ -101,21 +95,22 @@ export function visitorSessionId(): string {
 
 /** What every API request carries: the bearer token when signed in, the session id otherwise. */
 export function authHeaders(): Record<string, string> {
-  return state.token ? { Authorization: `Bearer ${state.token}` } : { 'x-session-id': visitorSessionId() };
+  const { token } = currentSession();
+  return token ? { Authorization: `Bearer ${token}` } : { 'x-session-id': visitorSessionId() };
 }
 
 /** Checks a stored token by fetching the profile; any failure logs out silently (SPEC §4). */
 export async function restoreSession(): Promise<void> {
-  const { token } = state;
+  const { token } = currentSession();
   if (!token) return;
   try {
     // A busy store is asked again rather than taken for a rejected token, which would sign the customer out.
     const response = await fetchRetryingBusy('/api/users/profile', { headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } }, true);
-    if (state.token !== token) return;
+    if (currentSession().token !== token) return;
     if (!response.ok) throw new Error(String(response.status));
     set({ status: 'signed-in', token, user: (await response.json()) as User });
   } catch {
-    if (state.token === token) clearSession();
+    if (currentSession().token === token) clearSession();
   }
 }
 
@@ -124,7 +119,7 @@ if (typeof window !== 'undefined') {
   window.addEventListener('storage', (event) => {
     if (event.key !== STORAGE_KEYS.token && event.key !== null) return;
     const token = readToken();
-    if (token === state.token) return;
+    if (token === currentSession().token) return;
     if (!token) return set({ status: 'signed-out', token: null, user: null });
     set({ status: 'restoring', token, user: null });
     void restoreSession();

@@ -1,30 +1,16 @@
 // Test support shared by the web app's component tests (never imported by the app itself): a
-// customer, the API stubbed at the network boundary (fetch) with answers by 'METHOD /path', a
-// stand-in for the auth dialogs, and the reset of the app-wide stores between tests.
-import { act, cleanup } from '@testing-library/react';
+// customer, the API answered at the network boundary (MSW) by 'METHOD /path', a stand-in for the
+// auth dialogs, and the reset of the app-wide stores between tests.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { http } from 'msw';
 import { vi } from 'vitest';
-import type { User } from '@keystore/contract';
-import { STORAGE_KEYS } from '@keystore/contract/constants';
 import { closeAuthDialog, useAuthDialog } from '../lib/auth-dialog.ts';
 import { clearSession } from '../lib/session.ts';
+import { STORAGE_KEYS } from '../lib/storage-keys.ts';
 import { clearToasts } from '../ui/toasts.tsx';
-
-/** A customer with no orders yet; `overrides` sets what a test is about. */
-export function testUser(overrides: Partial<User> = {}): User {
-  return {
-    _id: 'u1',
-    username: 'keymaster',
-    email: 'player@example.org',
-    avatar: null,
-    role: 'customer',
-    createdAt: '2026-01-01T00:00:00Z',
-    totalSpent: 0,
-    totalGames: 0,
-    membership: 'Key Newb',
-    purchaseHistory: [],
-    ...overrides,
-  };
-}
+import { server } from './server.ts';
 
 /** An answer of the API as the server sends it: JSON, or no body when `body` is undefined. */
 export function json(status: number, body?: unknown, headers: Record<string, string> = {}): Response {
@@ -49,42 +35,101 @@ export type Answer = (call: ApiCall) => Response | Promise<Response>;
 export type ApiRoutes = Record<string, Answer>;
 
 /**
- * Stubs fetch: each request is answered by `routes['METHOD /path']`, and one not listed fails like a
- * lost connection. Answers the list of requests made, in order.
+ * Answers the API through MSW (test/server.ts): each request is answered by `routes['METHOD /path']`
+ * (the path with its query); these routes replace those of an earlier call. A request no route
+ * answers fails the test; one meant to get no answer says so with `networkError`. Answers the list of
+ * requests made, in order.
  */
 export function stubApi(routes: ApiRoutes): ApiCall[] {
   const calls: ApiCall[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const call: ApiCall = { route: `${init.method ?? 'GET'} ${String(input)}` };
-      if (init.body != null) call.body = typeof init.body === 'string' ? JSON.parse(init.body) : init.body;
-      const headers = new Headers(init.headers);
-      const authorization = headers.get('Authorization');
+  server.resetHandlers(
+    // Only the listed routes match: any other request is unhandled, and MSW's onUnhandledRequest fails the test.
+    http.all(({ request }) => Object.hasOwn(routes, routeOf(request)), async ({ request }) => {
+      const call: ApiCall = { route: routeOf(request) };
+      if (request.body !== null) call.body = await bodyOf(request);
+      const authorization = request.headers.get('Authorization');
       if (authorization) call.authorization = authorization;
-      const idempotencyKey = headers.get('Idempotency-Key');
+      const idempotencyKey = request.headers.get('Idempotency-Key');
       if (idempotencyKey) call.idempotencyKey = idempotencyKey;
       calls.push(call);
-      const answer = routes[call.route];
-      if (!answer) throw new TypeError(`Failed to fetch (no stubbed answer for ${call.route})`);
-      return answer(call);
+      try {
+        return await routes[call.route]!(call);
+      } catch {
+        // An answer that throws (a rejected promise) stands for a lost connection.
+        return Response.error();
+      }
     }),
   );
   return calls;
 }
 
+/** 'METHOD /path?query', as routes are keyed. */
+function routeOf(request: Request): string {
+  const url = new URL(request.url);
+  return `${request.method} ${url.pathname}${url.search}`;
+}
+
+/** The answer of a lost connection: the request fails as fetch fails when no answer comes. */
+export const networkError: Answer = () => Response.error();
+
+/** A sent body as the server reads it: parsed JSON, the FormData of an upload, or the text. */
+async function bodyOf(request: Request): Promise<unknown> {
+  const type = request.headers.get('Content-Type') ?? '';
+  if (type.includes('application/json')) return JSON.parse(await request.text());
+  const boundary = /multipart\/form-data;\s*boundary=("?)([^";]+)\1/.exec(type)?.[2];
+  if (boundary) return multipartForm(new Uint8Array(await request.arrayBuffer()), boundary);
+  return request.text();
+}
+
+/**
+ * Reads an upload as the server would (fields, and files with their name, type and bytes). Node's own
+ * `request.formData()` cannot be used here: under jsdom it builds its files with jsdom's File class
+ * and then refuses them.
+ */
+function multipartForm(bytes: Uint8Array, boundary: string): FormData {
+  const form = new FormData();
+  // latin1 maps each byte to one character, so text offsets are byte offsets.
+  const text = new TextDecoder('latin1').decode(bytes);
+  const parts = text.split(`--${boundary}`);
+  let start = parts[0]!.length + boundary.length + 2;
+  for (const part of parts.slice(1, -1)) {
+    const headerEnd = part.indexOf('\r\n\r\n');
+    const headers = part.slice(0, headerEnd);
+    const content = bytes.slice(start + headerEnd + 4, start + part.length - 2);
+    const name = /name="([^"]*)"/.exec(headers)?.[1] ?? '';
+    const filename = /filename="([^"]*)"/.exec(headers)?.[1];
+    if (filename === undefined) form.append(name, new TextDecoder().decode(content));
+    else form.append(name, new File([content], filename, { type: /Content-Type: (.+)/i.exec(headers)?.[1]?.trim() ?? '' }));
+    start += part.length + boundary.length + 2;
+  }
+  return form;
+}
+
 /**
  * A stored token being checked, as on a page load (brought about here by the storage event): the
- * session stays 'restoring' until the returned function answers the profile request.
+ * session stays 'restoring' until the returned function answers the profile request. `routes` answers
+ * what the page asks for meanwhile or afterwards.
  */
-export function restoringSession(): (response: Response) => Promise<void> {
-  let answer!: (response: Response) => void;
-  stubApi({ 'GET /api/users/profile': () => new Promise<Response>((resolve) => (answer = resolve)) });
+export function restoringSession(routes: ApiRoutes = {}): (response: Response) => Promise<void> {
+  // The request reaches the API a moment after the storage event: the answer waits for it.
+  let arrived!: (answer: (response: Response) => void) => void;
+  const answer = new Promise<(response: Response) => void>((resolve) => (arrived = resolve));
+  stubApi({ ...routes, 'GET /api/users/profile': () => new Promise<Response>((resolve) => arrived(resolve)) });
   act(() => {
     localStorage.setItem(STORAGE_KEYS.token, 'stored-token');
     window.dispatchEvent(new StorageEvent('storage', { key: STORAGE_KEYS.token }));
   });
-  return (response) => act(async () => answer(response));
+  return (response) => act(async () => (await answer)(response));
+}
+
+/** A query client as each test wants it: its own cache, and a failed load shown at once rather than tried again. */
+export function testQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false } } });
+}
+
+/** Renders `ui` inside a fresh query client, as the app's providers hold every page (queries and mutations need one). */
+export function renderWithQueries(ui: ReactNode) {
+  return render(<QueryClientProvider client={testQueryClient()}>{ui}</QueryClientProvider>);
 }
 
 /** Stands in for the auth dialogs (a feature of their own): tells which one was asked for. */

@@ -1,8 +1,12 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect } from 'react';
 import { createPortal } from 'react-dom';
-import { TOAST_MS } from '@keystore/contract/constants';
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
 import { CloseIcon } from './icons.tsx';
 import styles from './toasts.module.css';
+
+/** How long a toast stays on screen (SPEC §9). */
+const TOAST_MS = 4000;
 
 export type ToastTone = 'success' | 'error';
 
@@ -12,29 +16,22 @@ interface Toast {
   tone: ToastTone;
 }
 
-type Listener = () => void;
-const listeners = new Set<Listener>();
-let toasts: readonly Toast[] = [];
+const toastStore = createStore<{ toasts: readonly Toast[] }>(() => ({ toasts: [] }));
+const toasts = () => toastStore.getState().toasts;
 let nextId = 1;
 
 function set(next: readonly Toast[]): void {
-  toasts = next;
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  toastStore.setState({ toasts: next });
 }
 
 /** Shows a short message in the toast region; it closes by itself after TOAST_MS (SPEC §9). */
 export function showToast(message: string, tone: ToastTone = 'success'): void {
-  set([...toasts, { id: nextId++, message, tone }]);
+  set([...toasts(), { id: nextId++, message, tone }]);
 }
 
 /** Shows a message unless it is on screen already (many calls meeting the same trouble at once say it once). */
 export function showToastOnce(message: string, tone: ToastTone = 'success'): void {
-  if (!toasts.some((toast) => toast.message === message)) showToast(message, tone);
+  if (!toasts().some((toast) => toast.message === message)) showToast(message, tone);
 }
 
 /** Removes every toast at once (a fresh start, as in tests). */
@@ -43,7 +40,7 @@ export function clearToasts(): void {
 }
 
 function dismiss(id: number): void {
-  set(toasts.filter((toast) => toast.id !== id));
+  set(toasts().filter((toast) => toast.id !== id));
 }
 
 /**
@@ -51,7 +48,7 @@ function dismiss(id: number): void {
  * app root so it stays readable and clickable while a modal makes the app inert.
  */
 export function Toasts() {
-  const list = useSyncExternalStore(subscribe, () => toasts, () => toasts);
+  const list = useStore(toastStore, (state) => state.toasts);
   return createPortal(
     <section className={styles.region} aria-label="Messages" aria-live="polite">
       {list.map((toast) => (

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import { HttpError } from '../../platform/errors.ts';
 import { hashPassword } from '../../platform/passwords.ts';
-import type { UsersService } from '../users/service.ts';
+import type { UsersService } from '../users/ports.ts';
 
 /**
  * Makes sure ADMIN_EMAIL names a verified admin (docs/decisions/007). A new account gets the name

@@ -2,7 +2,7 @@
 // as `{ onRequest: app.authenticate }`; after them `request.account` names the caller. They run at
 // onRequest, before the body is read: an anonymous caller cannot make the server read and parse one.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { accountMessages, type Role } from '@keystore/contract';
+import { accountMessages, adminMessages, type Role } from '@keystore/contract';
 import { Forbidden, Unauthorized } from '../../platform/errors.ts';
 import type { LimitRule } from '../../platform/limits.ts';
 import type { AuthService } from './service.ts';
@@ -42,9 +42,9 @@ declare module 'fastify' {
   }
 }
 
-/** What authentication needs to know of a user: whether they still exist, and their role. */
+/** What authentication needs to know of a user: whether they still exist, their role, and whether an admin blocked them. */
 export interface RoleLookup {
-  findById(id: string): Promise<{ role: Role } | undefined>;
+  findById(id: string): Promise<{ role: Role; blockedAt: Date | null } | undefined>;
 }
 
 const BEARER = /^Bearer\s+(\S+)$/i;
@@ -69,6 +69,9 @@ export function registerAuthentication(app: FastifyInstance, sessions: SessionSe
   const accountOfClaims = async (claims: SessionClaims): Promise<Account> => {
     // Asked together: every authenticated request waits for both.
     const [open, user] = await Promise.all([sessions.isOpen(claims), users.findById(claims.userId)]);
+    // Read on every request, on every instance (no cache): a block holds at once everywhere, and a
+    // token of a blocked account says why it no longer works, even one opened in a race with the block.
+    if (user?.blockedAt) throw new Forbidden(adminMessages.accountBlocked);
     if (!open || !user) throw new Unauthorized(accountMessages.sessionExpired);
     return { userId: claims.userId, sessionId: claims.sessionId, role: user.role };
   };

@@ -37,10 +37,10 @@ export const AUTH_LIMITS = {
 /** Wrong passwords in a row from one address before each further one makes it wait. */
 export const FREE_WRONG_PASSWORDS = 5;
 /** The longest wait, however long the run. */
-export const MAX_LOGIN_WAIT_SECONDS = 15 * MINUTE;
+const MAX_LOGIN_WAIT_SECONDS = 15 * MINUTE;
 
 /** The wait after the `run`-th wrong password in a row: none for the first five, then 1 s, 2 s, 4 s … up to 15 minutes. */
-export function loginWaitSeconds(run: number): number {
+function loginWaitSeconds(run: number): number {
   return run < FREE_WRONG_PASSWORDS ? 0 : Math.min(2 ** (run - FREE_WRONG_PASSWORDS), MAX_LOGIN_WAIT_SECONDS);
 }
 

@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import type { StoreEventBus } from '../../platform/events.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { Limits, limitsPlugin } from '../../platform/limits.ts';
-import type { UsersService } from '../users/service.ts';
+import type { UsersService } from '../users/ports.ts';
 import { ensureAdmin } from './admin.ts';
 import { registerAuthentication } from './authenticate.ts';
 import { LoginThrottle } from './limits.ts';
 import { authRoutes } from './routes.ts';
-import { AuthService, type AccountEvents } from './service.ts';
+import { AuthService } from './service.ts';
 
 /**
  * Accounts on the root app: `app.auth`, `app.authenticate`, `app.requireAdmin` and `app.limits` (with every route's
@@ -16,7 +17,7 @@ import { AuthService, type AccountEvents } from './service.ts';
  */
 export async function registerAuth(
   app: FastifyInstance,
-  { config, database, users, mailer, events }: { config: Config; database: Database; users: UsersService; mailer: Mailer; events?: AccountEvents },
+  { config, database, users, mailer, events }: { config: Config; database: Database; users: UsersService; mailer: Mailer; events: StoreEventBus },
 ): Promise<AuthService> {
   // One Limits (one Redis connection) for the whole app: every module's routes are counted through it.
   const limits = new Limits({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, scale: config.rateLimitScale, log: app.log });

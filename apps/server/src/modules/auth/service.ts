@@ -3,6 +3,7 @@
 // trusted addresses.
 import {
   accountMessages,
+  adminMessages,
   CODE_LENGTH,
   CODE_TTL_MINUTES,
   RESET_TOKEN_TTL_MINUTES,
@@ -14,11 +15,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { Conflict, Forbidden, Invalid, Unauthorized } from '../../platform/errors.ts';
-import { accountDeletedMail, newDeviceMail, passwordChangedMail, passwordResetMail, verificationMail, type MailContext } from '../../platform/mail-templates.ts';
+import type { StoreEventBus } from '../../platform/events.ts';
+import { accountDeletedMail, newDeviceMail, passwordChangedMail, passwordResetMail, verificationMail } from '../../platform/mail/account-mails.ts';
+import type { MailContext } from '../../platform/mail/layout.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { hashPassword, passwordMatches } from '../../platform/passwords.ts';
 import { keyedHasher, randomDigits, randomToken, sha256 } from '../../platform/tokens.ts';
-import type { UserRow, UsersService } from '../users/service.ts';
+import type { UserRow, UsersService } from '../users/ports.ts';
 import { AccountCodes, type Consumed } from './codes.ts';
 import type { LoginThrottle } from './limits.ts';
 import { SessionService } from './sessions.ts';
@@ -28,12 +31,6 @@ import { isTrustedIp, trustIp } from './trusted-ips.ts';
 export interface Device {
   ip: string;
   userAgent: string | undefined;
-}
-
-/** What the auth module tells the rest of the app (the app wires notifications here); called after the fact, never awaited. */
-export interface AccountEvents {
-  passwordChanged(userId: string): void;
-  newDeviceLogin(userId: string, ip: string): void;
 }
 
 /** Stands for an unknown e-mail's account in lookups that must cost the same either way. */
@@ -52,7 +49,7 @@ export class AuthService {
   private readonly database: Database;
   private readonly users: UsersService;
   private readonly mailer: Mailer;
-  private readonly events: AccountEvents | undefined;
+  private readonly events: StoreEventBus | undefined;
   private readonly log: FastifyBaseLogger;
   /** Reset links being written after their answer went out; awaited by `settle`. */
   private readonly pending = new Set<Promise<void>>();
@@ -65,7 +62,7 @@ export class AuthService {
     users: UsersService,
     mailer: Mailer,
     log: FastifyBaseLogger,
-    { events, throttle }: { events?: AccountEvents | undefined; throttle?: LoginThrottle | undefined } = {},
+    { events, throttle }: { events?: StoreEventBus | undefined; throttle?: LoginThrottle | undefined } = {},
   ) {
     this.events = events;
     this.throttle = throttle;
@@ -95,6 +92,7 @@ export class AuthService {
     if (await this.users.isEmailTaken(input.email)) throw new Conflict(validationMessages.emailTaken);
     if (await this.users.isUsernameTaken(input.username)) throw new Conflict(validationMessages.usernameTaken);
     const user = await this.users.create({ username: input.username, email: input.email, passwordHash: await hashPassword(input.password) });
+    this.events?.emit('account-created', { userId: user.id });
     await this.sendVerificationCode(user);
     return accountMessages.registered;
   }
@@ -145,6 +143,8 @@ export class AuthService {
       throw new Unauthorized(accountMessages.invalidCredentials);
     }
     await this.throttle?.succeeded(email, device.ip);
+    // Told only to the right password, so the answer gives nothing away to a guesser.
+    assertNotBlocked(user);
     // Past the limit an unverified account answers like any other, or its answer would tell a right guess.
     if (!user.emailVerifiedAt) {
       if (hidden) return { twoFactorRequired: true, message: accountMessages.newDeviceCodeSent };
@@ -152,7 +152,7 @@ export class AuthService {
     }
     if (!proved) {
       await this.sendNewDeviceCode(user, device.ip);
-      this.events?.newDeviceLogin(user.id, device.ip);
+      this.events?.emit('new-device-login', { userId: user.id, ip: device.ip });
       return { twoFactorRequired: true, message: accountMessages.newDeviceCodeSent };
     }
     return this.openSession(user, device);
@@ -230,7 +230,7 @@ export class AuthService {
 
   /** Tells the owner their password was changed (after a reset or a change in the profile). */
   notifyPasswordChanged(user: { id: string; email: string; username: string }): Promise<void> {
-    this.events?.passwordChanged(user.id);
+    this.events?.emit('password-changed', { userId: user.id });
     return this.mailer.send(passwordChangedMail(this.mailContext, user));
   }
 
@@ -240,6 +240,7 @@ export class AuthService {
   }
 
   private async openSession(user: UserRow, device: Device): Promise<Session> {
+    assertNotBlocked(user);
     const token = await this.sessions.open(user.id, device);
     return { token, user: await this.users.profile(user) };
   }
@@ -261,4 +262,9 @@ export class AuthService {
     await this.codes.issue(user.id, 'new-device', code, { ttlMinutes: CODE_TTL_MINUTES, ip });
     await this.mailer.send(newDeviceMail(this.mailContext, user, code, { ip, at: new Date() }));
   }
+}
+
+/** A blocked account (back office) signs in nowhere: a 403 that says so. */
+function assertNotBlocked(user: Pick<UserRow, 'blockedAt'>): void {
+  if (user.blockedAt) throw new Forbidden(adminMessages.accountBlocked);
 }

@@ -1,6 +1,6 @@
 // Signed-in devices. A JWT (HS256) names its session row, so the server can end a token before it
 // expires: logout, a password change, a reset and account deletion all end rows here.
-import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { createHmac } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { accountMessages } from '@keystore/contract';
@@ -26,7 +26,7 @@ const openSession = preparedOnce((db) =>
 );
 
 /** How long a login lasts without a new one. */
-export const SESSION_DAYS = 7;
+const SESSION_DAYS = 7;
 
 export interface SessionClaims {
   userId: string;
@@ -133,6 +133,21 @@ export class SessionService {
   async isOpen(claims: SessionClaims): Promise<boolean> {
     const [open] = await openSession(this.database.db).execute({ sessionId: claims.sessionId, userId: claims.userId });
     return open !== undefined;
+  }
+
+  /** The user's sign-ins, newest first: when, from which address and browser, and whether the session is still open. */
+  async history(userId: string, limit: number): Promise<Array<{ at: Date; ip: string | null; userAgent: string | null; active: boolean }>> {
+    return this.database.db
+      .select({
+        at: sessions.createdAt,
+        ip: sessions.ip,
+        userAgent: sessions.userAgent,
+        active: sql<boolean>`(${sessions.revokedAt} is null and ${sessions.expiresAt} > now())`,
+      })
+      .from(sessions)
+      .where(eq(sessions.userId, userId))
+      .orderBy(desc(sessions.createdAt))
+      .limit(limit);
   }
 
   /** Ends one session (logout). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { accountMessages, validationMessages as v, type Session } from '@keystore/contract';
-import { accountCodes } from '../../db/schema.ts';
+import { accountCodes, users } from '../../db/schema.ts';
 import { codeIn, linkIn } from '../../test/smtp-sink.ts';
 import { authTestApp, HOME_IP, type AuthTestApp } from './test-kit.ts';
 
@@ -15,6 +15,18 @@ afterAll(() => t.close());
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 describe('sign-up and e-mail verification', () => {
+  it('tells the event bus of each account created, and of none refused', async () => {
+    const created: string[] = [];
+    const unsubscribe = t.app.events.on('account-created', ({ userId }) => void created.push(userId));
+    const customer = t.newCustomer();
+    expect((await t.post('/api/auth/register', customer)).statusCode).toBe(201);
+    expect((await t.post('/api/auth/register', customer)).statusCode).toBe(409);
+    unsubscribe();
+    await t.app.events.drain();
+    const [user] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, customer.email));
+    expect(created).toEqual([user!.id]);
+  });
+
   it('registers an unverified account, mails a code and a link, and verifies by code from the dialog', async () => {
     const customer = t.newCustomer();
     const registered = await t.post('/api/auth/register', customer);

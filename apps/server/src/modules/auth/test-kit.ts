@@ -8,7 +8,7 @@ import { buildTestApp, type TestApp } from '../../test/helper.ts';
 import { codeIn, startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
 import { UsersService } from '../users/service.ts';
 
-export const PASSWORD = 'Secret123';
+const PASSWORD = 'Secret123';
 export const HOME_IP = '198.51.100.7';
 
 export interface AuthTestApp extends TestApp {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogMessages, FILTER_NAMES, type Game, type GameListAnswer, type QuickSearchHit } from '@keystore/contract';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
-import { loadDemoFeed } from './supplier/demo.ts';
+import { loadDemoFeed } from '../supplier/demo.ts';
 
 describe('catalogue API on the demo feed', () => {
   let t: TestApp;

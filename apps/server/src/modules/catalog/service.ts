@@ -1,32 +1,37 @@
 import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
-import { catalogMessages, centsToEuro, type Game, type GameListAnswer, type GameListItem, type QuickSearchHit } from '@keystore/contract';
+import { catalogMessages, centsToEuro, type AdminGame, type AdminGameList, type Game, type GameListAnswer, type GameListItem, type QuickSearchHit, type SyncRun } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
+import { adminGamePage, latestSyncRuns, markupPercent, setMarkupPercent, syncRunning, toAdminGame, updateGame } from './admin-store.ts';
 import { coverUrl } from './cover-art.ts';
 import { CatalogIndex, type CatalogQuery } from './search/catalog-index.ts';
 import { IndexSnapshot } from './index-snapshot.ts';
 import { biggestPriceDrops, catalogStamp, countGames, findGame, loadIndexBatches, parseIndexBatch, stampTime, stockChangedSince, type GameRow } from './store.ts';
-import { DemoSupplier } from './supplier/demo.ts';
-import { KinguinSupplier } from './supplier/kinguin.ts';
-import type { Supplier } from './supplier/supplier.ts';
+import type { StoreEventBus } from '../../platform/events.ts';
+import type { Supplier } from '../supplier/ports.ts';
 import { CATALOG_CHANNEL, syncCatalog, type SyncOutcome } from './sync.ts';
 
 /** How often each instance brings the stock shown in lists up to date with the database. */
 const STOCK_REFRESH_MS = 1000;
 /**
- * A row's updated_at is its transaction's start, which may commit after a later-stamped one was
- * already seen: each refresh looks this far back, so a slow commit is still picked up.
+ * A row's updated_at is its transaction's start, which may commit after the refresh that would have
+ * seen it: each refresh also reads this far before the previous one, longer than any transaction that
+ * moves stock, so a slow commit is still picked up.
  */
 const STOCK_OVERLAP_MS = 60_000;
 
 export interface CatalogOptions {
   /** Sync at start when the catalogue is empty, then on the configured schedule. Tests sync by hand. */
   autoSync: boolean;
-  /** Another supplier than the configured one (tests hand in one pointed at a fake). */
-  supplier?: Supplier;
+  /** Where the catalogue comes from (shared with the orders module, which buys keys from it). */
+  supplier: Supplier;
+  /** Where a sync tells of the prices and stock it changed. */
+  events: StoreEventBus;
+  /** How far before the previous stock read the next one reaches (tests shorten it). */
+  stockOverlapMs?: number;
 }
 
 /** The catalogue: reads from an in-memory index, writes through supplier syncs. */
@@ -41,8 +46,13 @@ export class CatalogService {
   private syncing: Promise<SyncOutcome | undefined> | undefined;
   private stockTimer: NodeJS.Timeout | undefined;
   private refreshingStock: Promise<number> | undefined;
-  /** The newest stock change the index holds (epoch ms). */
-  private stockSeen = 0;
+  /**
+   * Where the next stock read starts (epoch ms, the database's clock): the previous read's time less
+   * the overlap, so a transaction that started before that read and committed after it is still seen,
+   * and a quiet store reads nothing (a sync's rows are read again only within the overlap).
+   */
+  private stockReadFrom = 0;
+  private readonly stockOverlapMs: number;
   private readonly database: Database;
   private readonly config: Config;
   private readonly log: FastifyBaseLogger;
@@ -55,8 +65,9 @@ export class CatalogService {
     this.config = config;
     this.log = log;
     this.options = options;
-    this.supplier = options.supplier ?? supplierFromConfig(config);
+    this.supplier = options.supplier;
     this.snapshot = new IndexSnapshot(config.dataDir, database.kind);
+    this.stockOverlapMs = options.stockOverlapMs ?? STOCK_OVERLAP_MS;
   }
 
   /** Builds the index, listens for other instances' syncs, and starts the sync schedule. */
@@ -102,7 +113,7 @@ export class CatalogService {
     this.syncing ??= (async () => {
       try {
         const outcome = await syncCatalog(
-          { database: this.database, supplier: this.supplier, markupPercent: this.config.supplier.markupPercent, log: this.log },
+          { database: this.database, supplier: this.supplier, markupPercent: await this.markupPercent(), events: this.options.events, log: this.log },
           options,
         );
         if (outcome && outcome.added + outcome.updated + outcome.deactivated > 0) {
@@ -125,11 +136,9 @@ export class CatalogService {
   refreshStock(): Promise<number> {
     this.refreshingStock ??= (async () => {
       try {
-        const changed = await stockChangedSince(this.database.db, this.stockSeen - STOCK_OVERLAP_MS);
-        for (const game of changed) {
-          this.index.setStock(game.id, game.stock);
-          this.stockSeen = Math.max(this.stockSeen, game.changedAt);
-        }
+        const { at, changed } = await stockChangedSince(this.database.db, this.stockReadFrom);
+        for (const game of changed) this.index.setStock(game.id, game.stock);
+        this.stockReadFrom = at - this.stockOverlapMs;
         return changed.length;
       } finally {
         this.refreshingStock = undefined;
@@ -162,7 +171,7 @@ export class CatalogService {
           if (!saved) {
             this.snapshot.write(stamp, batches).catch((error: unknown) => this.log.warn({ err: error }, 'could not save the catalogue index'));
           }
-          this.stockSeen = stampTime(stamp);
+          this.stockReadFrom = stampTime(stamp) - this.stockOverlapMs;
           this.log.info({ games: rows.length, ms: Math.round(performance.now() - started), fromSnapshot: Boolean(saved) }, 'catalogue index built');
           releaseBuildGarbage();
         } while (this.rebuildAgain);
@@ -193,11 +202,57 @@ export class CatalogService {
     return this.index.quickSearch(text, limit);
   }
 
-  /** The game with its full description, fresh from the database (stock changes between syncs). */
-  async game(id: string): Promise<Game> {
+  /**
+   * The game with its full description, fresh from the database (stock changes between syncs). A game
+   * the owner hid is not found, unless `withHidden` (a library showing a key bought before it was hidden).
+   */
+  async game(id: string, options: { withHidden?: boolean } = {}): Promise<Game> {
     const row = await findGame(this.database.db, id);
-    if (!row) throw new NotFound(catalogMessages.gameNotFound);
+    if (!row || (row.hidden && !options.withHidden)) throw new NotFound(catalogMessages.gameNotFound);
     return toGame(row);
+  }
+
+  /** The markup the next sync applies: the owner's setting (back office), or PRICE_MARKUP_PERCENT. */
+  markupPercent(): Promise<number> {
+    return markupPercent(this.database.db, this.config.supplier.markupPercent);
+  }
+
+  async setMarkupPercent(value: number): Promise<void> {
+    await setMarkupPercent(this.database.db, value);
+  }
+
+  /** Games as the back office lists them, hidden ones included. */
+  async adminGames(q: string | undefined, page: number, pageSize: number): Promise<AdminGameList> {
+    const { rows, total } = await adminGamePage(this.database.db, q, page, pageSize);
+    return { items: rows.map(toAdminGame), total, page, pageSize };
+  }
+
+  /** Writes the owner's choices for a game and refreshes every instance's index; answers it before and after. */
+  async updateGame(id: string, change: Parameters<typeof updateGame>[2]): Promise<{ before: AdminGame; after: AdminGame }> {
+    const updated = await updateGame(this.database.db, id, change, await this.markupPercent());
+    if (!updated) throw new NotFound(catalogMessages.gameNotFound);
+    await this.changed();
+    return { before: toAdminGame(updated.before), after: toAdminGame(updated.after) };
+  }
+
+  syncRuns(limit: number): Promise<SyncRun[]> {
+    return latestSyncRuns(this.database.db, limit);
+  }
+
+  /** Whether a sync is under way here or on any other instance. */
+  async syncUnderWay(): Promise<boolean> {
+    return this.syncing !== undefined || (await syncRunning(this.database.db));
+  }
+
+  /** Starts a sync in the background (the back office's "Sync now"); its failures are logged like a scheduled one's. */
+  startSync(): void {
+    this.syncInBackground();
+  }
+
+  /** After the owner changed games (back office): this index is rebuilt, and every other instance told to rebuild its own. */
+  async changed(): Promise<void> {
+    await this.rebuild();
+    await this.database.notify(CATALOG_CHANNEL, this.instanceId);
   }
 
   /** In-stock games with the biggest price drops against their original price, biggest first. */
@@ -217,14 +272,6 @@ export class CatalogService {
   get size(): number {
     return this.index.size;
   }
-}
-
-/** The key supplier the configuration names; the app builds one and shares it with the orders module. */
-export function supplierFromConfig(config: Config): Supplier {
-  if (config.supplier.name === 'kinguin') {
-    return new KinguinSupplier({ apiUrl: config.supplier.apiUrl, apiKey: config.supplier.apiKey ?? '', timeoutMs: config.supplier.timeoutMs });
-  }
-  return new DemoSupplier();
 }
 
 function toListItem(row: GameRow): GameListItem {

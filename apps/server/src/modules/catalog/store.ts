@@ -4,12 +4,12 @@ import { queryRows, type Db } from '../../db/client.ts';
 import { games, syncRuns } from '../../db/schema.ts';
 import { newId } from '../../platform/ids.ts';
 import type { IndexedGame } from './search/catalog-index.ts';
-import type { SupplierProduct } from './supplier/supplier.ts';
+import type { SupplierProduct } from '../supplier/ports.ts';
 
 export type GameRow = typeof games.$inferSelect;
 
 /** Our price: the supplier's plus the markup, rounded to the cent. */
-export function priceWithMarkup(supplierCents: number, markupPercent: number): number {
+function priceWithMarkup(supplierCents: number, markupPercent: number): number {
   return Math.round((supplierCents * (100 + markupPercent)) / 100);
 }
 
@@ -19,6 +19,21 @@ const FEED_COLUMNS = [
   'system_requirements', 'supplier_price_cents', 'price_cents', 'original_price_cents', 'supplier_stock', 'release_date',
   'feed_hash', 'supplier_updated_at',
 ] as const;
+
+/** A known game whose price or supplier quantity a page of the feed changed: the values before and after (stock as sold). */
+export interface GameChange {
+  gameId: string;
+  price: { from: number; to: number } | undefined;
+  stock: { from: number; to: number } | undefined;
+}
+
+/** What writing a page did: counts for the sync run, and each known game whose price or stock changed. */
+interface PageWritten {
+  added: number;
+  updated: number;
+  unchanged: number;
+  changes: GameChange[];
+}
 
 /**
  * Writes one page of a feed. New products are added; known ones are rewritten only when the feed
@@ -30,9 +45,20 @@ export async function upsertProducts(
   products: readonly SupplierProduct[],
   markupPercent: number,
   now: Date,
-): Promise<{ added: number; updated: number; unchanged: number }> {
-  if (products.length === 0) return { added: 0, updated: 0, unchanged: 0 };
-  const rows = dedupe(products).map((product) => {
+): Promise<PageWritten> {
+  if (products.length === 0) return { added: 0, updated: 0, unchanged: 0, changes: [] };
+  const unique = dedupe(products);
+  // Read first: only a sync writes prices and the supplier's quantity, and syncs run one at a time
+  // (an advisory lock), so these are the values this write replaces.
+  const before = new Map(
+    (
+      await db
+        .select({ productId: games.supplierProductId, priceCents: games.priceCents, supplierStock: games.supplierStock, stock: games.stock })
+        .from(games)
+        .where(and(eq(games.supplier, supplier), inArray(games.supplierProductId, unique.map((product) => product.productId))))
+    ).map((row) => [row.productId, row]),
+  );
+  const rows = unique.map((product) => {
     const priceCents = priceWithMarkup(product.priceCents, markupPercent);
     return {
       id: newId(),
@@ -76,12 +102,29 @@ export async function upsertProducts(
         // Our own sales raise popularity; a feed never lowers it.
         popularity: sql`greatest(${games.popularity}, excluded.popularity)`,
         releasedAt: sql`case when excluded.release_date is null then ${games.releasedAt} else excluded.released_at end`,
+        // The owner's price (back office) outlives every sync; hidden and featured are never written here.
+        priceCents: sql`coalesce(${games.priceOverrideCents}, excluded.price_cents)`,
       },
       setWhere: sql`${games.feedHash} is distinct from excluded.feed_hash or not ${games.active}`,
     })
-    .returning({ inserted: sql<boolean>`(xmax = 0)` });
+    .returning({
+      inserted: sql<boolean>`(xmax = 0)`,
+      gameId: games.id,
+      productId: games.supplierProductId,
+      priceCents: games.priceCents,
+      supplierStock: games.supplierStock,
+      stock: games.stock,
+    });
   const added = written.filter((row) => row.inserted).length;
-  return { added, updated: written.length - added, unchanged: rows.length - written.length };
+  const changes: GameChange[] = [];
+  for (const row of written) {
+    const old = before.get(row.productId);
+    if (!old) continue;
+    const price = old.priceCents !== row.priceCents ? { from: old.priceCents, to: row.priceCents } : undefined;
+    const stock = old.supplierStock !== row.supplierStock ? { from: old.stock, to: row.stock } : undefined;
+    if (price || stock) changes.push({ gameId: row.gameId, price, stock });
+  }
+  return { added, updated: written.length - added, unchanged: rows.length - written.length, changes };
 }
 
 /** After a full sync: products the feed no longer lists stay, out of stock, because orders refer to them. */
@@ -111,7 +154,7 @@ export function biggestPriceDrops(db: Db, limit: number): Promise<GameRow[]> {
   return db
     .select()
     .from(games)
-    .where(and(eq(games.active, true), sql`${games.stock} > 0`, sql`${games.originalPriceCents} > ${games.priceCents}`))
+    .where(and(eq(games.active, true), eq(games.hidden, false), sql`${games.stock} > 0`, sql`${games.originalPriceCents} > ${games.priceCents}`))
     .orderBy(desc(drop), desc(games.popularity), games.id)
     .limit(limit);
 }
@@ -122,6 +165,11 @@ export async function findGame(db: Db, id: string): Promise<GameRow | undefined>
 }
 
 const INDEX_BATCH = 10_000;
+/**
+ * What a featured game (back office) adds to its popularity in the index, so featured games lead every
+ * list sorted by popularity, the home carousel first; the index only sorts by it, never shows it.
+ */
+const FEATURED_LEAD = 1_000_000_000;
 
 /**
  * Everything the in-memory index holds, without the long texts it never answers with, as JSON
@@ -135,14 +183,14 @@ export async function loadIndexBatches(db: Db): Promise<string[]> {
       db,
       sql`select coalesce(json_agg(json_build_array(
             id, title, image, cover_image, platform, type, genres, region, languages, pegi, price_cents,
-            original_price_cents, stock, active, popularity,
+            original_price_cents, stock, active, popularity + case when featured then ${FEATURED_LEAD} else 0 end,
             (extract(epoch from released_at) * 1000)::float8,
             (extract(epoch from created_at) * 1000)::float8
           ) order by id)::text, '[]') as batch, count(*)::int as size, max(id) as last
           from (
             select id, title, image, cover_image, platform, type, genres, region, languages, pegi, price_cents,
-                   original_price_cents, stock, active, popularity, released_at, created_at
-            from games where id > ${after} order by id limit ${INDEX_BATCH}
+                   original_price_cents, stock, active, popularity, featured, released_at, created_at
+            from games where id > ${after} and not hidden order by id limit ${INDEX_BATCH}
           ) page`,
     );
     if (answer!.size > 0) batches.push(answer!.batch);
@@ -179,15 +227,19 @@ export function stampTime(stamp: string): number {
 }
 
 /**
- * The listed stock of every game whose row changed at or after `since` (epoch ms), and when it
- * changed: every order and every returned reservation moves a game's stock, and its updated_at.
+ * The listed stock of every game whose row changed at or after `since` (epoch ms), and the database's
+ * time of the read (`at`): every order and every returned reservation moves a game's stock, and its
+ * updated_at. One statement, so `at` is the time of the snapshot the rows come from.
  */
-export function stockChangedSince(db: Db, since: number): Promise<Array<{ id: string; stock: number; changedAt: number }>> {
-  return queryRows(
+export async function stockChangedSince(db: Db, since: number): Promise<{ at: number; changed: Array<{ id: string; stock: number }> }> {
+  const rows = await queryRows<{ at: number; id: string | null; stock: number | null }>(
     db,
-    sql`select id, case when active then stock else 0 end as stock, (extract(epoch from updated_at) * 1000)::float8 as "changedAt"
-        from games where updated_at >= to_timestamp(${since / 1000})`,
+    sql`select (extract(epoch from now()) * 1000)::float8 as at, g.id, g.stock
+        from (select 1) one left join lateral (
+          select id, case when active then stock else 0 end as stock from games where updated_at >= to_timestamp(${since / 1000})
+        ) g on true`,
   );
+  return { at: rows[0]!.at, changed: rows.flatMap((row) => (row.id === null ? [] : [{ id: row.id, stock: row.stock! }])) };
 }
 
 type IndexRowTuple = [
@@ -219,10 +271,6 @@ export async function finishSyncRun(
   outcome: { added: number; updated: number; unchanged: number; skipped: number; deactivated: number; error: string | null },
 ): Promise<void> {
   await db.update(syncRuns).set({ ...outcome, finishedAt: new Date() }).where(eq(syncRuns.id, id));
-}
-
-export function listSyncRuns(db: Db, limit = 20) {
-  return db.select().from(syncRuns).orderBy(desc(syncRuns.id)).limit(limit);
 }
 
 function feedHash(product: SupplierProduct, priceCents: number): string {

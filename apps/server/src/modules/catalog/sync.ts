@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { LOCKS, type Database } from '../../db/client.ts';
-import { deactivateMissing, finishSyncRun, lastGoodSyncStart, startSyncRun, upsertProducts } from './store.ts';
-import type { Supplier } from './supplier/supplier.ts';
+import type { StoreEventBus } from '../../platform/events.ts';
+import type { Supplier } from '../supplier/ports.ts';
+import { deactivateMissing, finishSyncRun, lastGoodSyncStart, startSyncRun, upsertProducts, type GameChange } from './store.ts';
 
 /** The channel on which an instance tells the others that the catalogue changed. */
 export const CATALOG_CHANNEL = 'catalog_changed';
@@ -23,17 +24,20 @@ export interface SyncDependencies {
   database: Database;
   supplier: Supplier;
   markupPercent: number;
+  /** Told of each known game whose price or stock a sync changed (price-changed, stock-changed). */
+  events: StoreEventBus;
   log: FastifyBaseLogger;
 }
 
 /**
  * Brings the catalogue up to date with the supplier, once per cluster (advisory lock): in full the
- * first time, then what changed since the last good run. A failure is recorded and logged; what was
+ * first time, then what changed since the last good run. Each page's changed prices and stock are
+ * told on the bus once the page is written; the run keeps its counts. A failure is recorded and logged; what was
  * already written stays, and the catalogue keeps being served. Answers undefined when another
  * instance is already syncing.
  */
 export async function syncCatalog(deps: SyncDependencies, options: { full?: boolean } = {}): Promise<SyncOutcome | undefined> {
-  const { database, supplier, markupPercent, log } = deps;
+  const { database, supplier, markupPercent, events, log } = deps;
   const locked = await database.withAdvisoryLock(LOCKS.supplierSync, async () => {
     const db = database.db;
     const lastGood = options.full ? undefined : await lastGoodSyncStart(db, supplier.name);
@@ -50,6 +54,7 @@ export async function syncCatalog(deps: SyncDependencies, options: { full?: bool
         outcome.added += written.added;
         outcome.updated += written.updated;
         outcome.unchanged += written.unchanged;
+        announce(events, written.changes);
       }
       if (outcome.full) outcome.deactivated = await deactivateMissing(db, supplier.name, seen, startedAt);
     } catch (error) {
@@ -62,4 +67,11 @@ export async function syncCatalog(deps: SyncDependencies, options: { full?: bool
     return outcome;
   });
   return locked.ran ? locked.value : undefined;
+}
+
+function announce(events: StoreEventBus, changes: readonly GameChange[]): void {
+  for (const { gameId, price, stock } of changes) {
+    if (price) events.emit('price-changed', { gameId, ...price });
+    if (stock) events.emit('stock-changed', { gameId, ...stock });
+  }
 }

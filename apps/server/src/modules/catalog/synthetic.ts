@@ -1,5 +1,5 @@
 import { GENRES, LANGUAGES, PEGI_RATINGS, PLATFORMS, REGIONS, type Category } from '@keystore/contract';
-import type { SupplierProduct } from './supplier/supplier.ts';
+import type { SupplierProduct } from '../supplier/ports.ts';
 
 /** The supplier name synthetic products are stored under. */
 export const SYNTHETIC_SUPPLIER = 'synthetic';
@@ -61,7 +61,7 @@ export function syntheticProducts(count: number, seed = 1): SupplierProduct[] {
 }
 
 /** Small, fast, seedable PRNG (Mulberry32). */
-export function mulberry32(seed: number): () => number {
+function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

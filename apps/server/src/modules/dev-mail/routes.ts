@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { EMAIL_MAX_LENGTH, errorSchema, safeText } from '@keystore/contract';
-import { escapeHtml } from '../../platform/mail-templates.ts';
+import { escapeHtml } from '../../platform/mail/layout.ts';
 import type { Mailer, OutboxEntry } from '../../platform/mailer.ts';
 import { NO_AUTH } from '../../platform/openapi.ts';
 

@@ -3,13 +3,14 @@ import type { Database, Db } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { KeyRing } from '../../platform/key-ring.ts';
-import type { CatalogService } from '../catalog/service.ts';
+import type { CatalogService } from '../catalog/ports.ts';
 import { KeyVault } from './key-vault.ts';
 import {
   insertKeys,
   keysPerLine,
   liveKeyCount,
   liveKeysOf,
+  liveKeysOfOrder,
   liveKeysPerLine,
   ownedKey,
   recordReveal,
@@ -60,7 +61,7 @@ export class LibraryService {
     const products = new Map<string, GameListItem>();
     await Promise.all(
       [...new Set(keys.map((key) => key.gameId))].map(async (gameId) => {
-        const { description: _d, systemRequirements: _s, releaseDate: _r, ...item } = await this.catalog.game(gameId);
+        const { description: _d, systemRequirements: _s, releaseDate: _r, ...item } = await this.catalog.game(gameId, { withHidden: true });
         products.set(gameId, item);
       }),
     );
@@ -100,6 +101,15 @@ export class LibraryService {
         };
       }),
     );
+  }
+
+  /**
+   * The live keys of an order, decrypted: for the receipt sent again and for the back office, which
+   * shows them masked (an admin never sees a whole key, the orders module masks before answering).
+   */
+  async keysOfOrder(orderId: string): Promise<Array<{ lineId: string; gameId: string; serial: string; demo: boolean; revealed: boolean }>> {
+    const rows = await liveKeysOfOrder(this.database.db, orderId);
+    return rows.map((row) => ({ lineId: row.lineId, gameId: row.gameId, serial: this.vault.decrypt(row.serialEncrypted, row.id), demo: row.demo, revealed: row.revealed }));
   }
 
   keysPerLine(db: Db, orderId: string): Promise<Map<string, number>> {

@@ -1,6 +1,6 @@
 // Data access for keys and their reveals. The orders module stores keys through LibraryService
 // inside its own transactions (`Db` may be a transaction).
-import { and, asc, count, desc, eq, gt, inArray, isNull, notLike } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, notLike, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { keyReveals, productKeys, vaultKeys } from '../../db/schema.ts';
 
@@ -58,6 +58,23 @@ export async function ownedKey(db: Db, keyId: string, userId: string): Promise<P
 
 export async function recordReveal(db: Db, reveal: { keyId: string; userId: string; ip: string }): Promise<void> {
   await db.insert(keyReveals).values(reveal);
+}
+
+/** The live keys of one order, in line and position order, and whether their owner revealed each. */
+export function liveKeysOfOrder(db: Db, orderId: string) {
+  return db
+    .select({
+      id: productKeys.id,
+      lineId: productKeys.lineId,
+      gameId: productKeys.gameId,
+      serialEncrypted: productKeys.serialEncrypted,
+      demo: productKeys.demo,
+      // Written out: drizzle leaves a single table's columns unqualified, and key_reveals has an id too.
+      revealed: sql<boolean>`exists (select 1 from key_reveals r where r.key_id = product_keys.id)`,
+    })
+    .from(productKeys)
+    .where(and(eq(productKeys.orderId, orderId), isNull(productKeys.voidedAt)))
+    .orderBy(productKeys.lineId, productKeys.position);
 }
 
 /** Live keys per line of several orders at once (order views show keys delivered per line). */

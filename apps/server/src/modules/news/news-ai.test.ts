@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newsMessages, type GeneratedText, type News } from '@keystore/contract';
 import { signedInUser, type SignedInUser } from '../../test/accounts.ts';
 import { FakeOpenAi } from '../../test/fake-openai.ts';
+import { EventBus } from '../../platform/events.ts';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
 import { UsersService } from '../users/service.ts';
 import { NewsService } from './service.ts';
@@ -71,15 +72,19 @@ describe('AI news with an OpenAI-compatible provider', () => {
   });
 });
 
-describe('NewsService onPublished', () => {
-  it('tells the hook of each published item, and publishes even when the hook fails', async () => {
-    const told: News[] = [];
+describe('NewsService news-published', () => {
+  it('tells the bus of each published item, and publishes even when a subscriber fails', async () => {
+    const told: Array<{ id: string; title: string }> = [];
     const deps = { database: t.database, dataDir: t.config.dataDir, catalog: t.app.catalog, ai: undefined, log: t.app.log };
-    const news = new NewsService({ ...deps, onPublished: (item) => void told.push(item) });
+    const bus = new EventBus(t.app.log);
+    bus.on('news-published', (item) => void told.push(item));
+    const news = new NewsService({ ...deps, events: bus });
     const created = await news.create({ title: 'Hooked', category: 'Store', content: 'Text' }, admin.user._id);
-    expect(told).toEqual([created]);
+    expect(told).toEqual([{ id: created._id, title: 'Hooked' }]);
 
-    const failing = new NewsService({ ...deps, onPublished: () => Promise.reject(new Error('notifications down')) });
+    const failingBus = new EventBus(t.app.log);
+    failingBus.on('news-published', () => Promise.reject(new Error('notifications down')));
+    const failing = new NewsService({ ...deps, events: failingBus });
     const published = await failing.create({ title: 'Still out', category: 'Store', content: 'Text' }, admin.user._id);
     expect((await t.app.inject({ url: `/api/news/${published._id}` })).statusCode).toBe(200);
   });

@@ -1,7 +1,7 @@
 // The offline news writer (DESIGN §5): without an AI provider, generate-text drafts real news from
 // the store's own catalogue, so every title and price it names is one a customer can buy.
 import { PLATFORM_GROUPS, PLATFORMS, type GameListItem, type Platform } from '@keystore/contract';
-import type { CatalogService } from '../catalog/service.ts';
+import type { CatalogService } from '../catalog/ports.ts';
 
 /** How many games one draft names. */
 const GAMES_PER_DRAFT = 5;
@@ -96,7 +96,7 @@ function paragraphs(...parts: string[]): string {
 }
 
 /** "€19.99": the store shows euro everywhere (DESIGN §5). */
-export function euro(amount: number): string {
+function euro(amount: number): string {
   return `€${amount.toFixed(2)}`;
 }
 

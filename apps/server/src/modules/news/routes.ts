@@ -15,10 +15,10 @@ import {
   newsMessages,
   newsSchema,
 } from '@keystore/contract';
-import { HttpError, Invalid, NotFound } from '../../platform/errors.ts';
+import { HttpError, Invalid } from '../../platform/errors.ts';
 import { fileBytes, readingForm } from '../../platform/form-errors.ts';
 import { perAddress, perUser } from '../../platform/limits.ts';
-import { imageAnswers, sendImage } from '../../platform/image-store.ts';
+import { registerImageRoute } from '../../platform/image-store.ts';
 import { NEWS_COVER_URL_PREFIX } from './covers.ts';
 import { NEWS_LIMITS as L } from './limits.ts';
 import type { CoverSource, NewNews, NewsService } from './service.ts';
@@ -59,7 +59,9 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
     },
     async (request, reply) => {
       const input = request.isMultipart() ? await fromForm(request) : fromJson(request.body);
-      return reply.code(201).send(await news.create(input, request.account.userId));
+      const published = await news.create(input, request.account.userId);
+      await app.audit(request, { action: 'news.publish', target: { type: 'news', id: published._id }, after: { title: published.title } });
+      return reply.code(201).send(published);
     },
   );
 
@@ -101,24 +103,14 @@ export const newsRoutes: FastifyPluginAsyncZod<{ news: NewsService }> = async (a
     },
   );
 
-  app.get(
-    `${NEWS_COVER_URL_PREFIX}:file`,
-    {
-      schema: {
-        operationId: 'getNewsCover',
-        security: NO_AUTH,
-        tags: ['news'],
-        summary: 'A news cover (WebP)',
-        params: z.object({ file: z.string().max(200, newsMessages.notFound) }),
-        response: imageAnswers,
-      },
-    },
-    async (request, reply) => {
-      const image = await news.covers.files.read(request.params.file);
-      if (!image) throw new NotFound(newsMessages.notFound);
-      return sendImage(request, reply, image);
-    },
-  );
+  registerImageRoute(app, {
+    prefix: NEWS_COVER_URL_PREFIX,
+    operationId: 'getNewsCover',
+    tag: 'news',
+    summary: 'A news cover (WebP)',
+    notFound: newsMessages.notFound,
+    read: (file) => news.covers.files.read(file),
+  });
 };
 
 /** Validates with a contract schema; the first problem is the 400's message. */

@@ -2,17 +2,18 @@ import type { FastifyBaseLogger } from 'fastify';
 import { MANUAL_NEWS_AUTHOR, newsMessages, type GeneratedText, type News, type NewsAuthor } from '@keystore/contract';
 import type { Database } from '../../db/client.ts';
 import { HttpError, Invalid, NotFound } from '../../platform/errors.ts';
+import type { StoreEventBus } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
 import { UnreadableImage } from '../../platform/images.ts';
-import type { AiProvider } from '../ai/provider.ts';
-import type { CatalogService } from '../catalog/service.ts';
+import type { AiProvider } from '../ai/ports.ts';
+import type { CatalogService } from '../catalog/ports.ts';
 import { coverUrlOf, NewsCovers } from './covers.ts';
 import { draftFromCatalogue } from './offline-writer.ts';
 import { findNews, insertNews, listNews, type NewsRow } from './store.ts';
 
 /** The author of drafts written without an AI provider. */
-export const OFFLINE_AUTHOR: NewsAuthor = 'Keystore AI';
-export const AI_AUTHOR: NewsAuthor = 'ChatGPT';
+const OFFLINE_AUTHOR: NewsAuthor = 'Keystore AI';
+const AI_AUTHOR: NewsAuthor = 'ChatGPT';
 
 /** Where a new item's cover comes from: uploaded bytes (form or data URL), or a cover this store generated. */
 export type CoverSource = { bytes: Buffer } | { generated: string } | undefined;
@@ -32,8 +33,8 @@ export interface NewsDeps {
   /** The AI provider, or undefined to write offline. */
   ai: AiProvider | undefined;
   log: FastifyBaseLogger;
-  /** Called once a news item is published (the notifications module makes a public notification of it). */
-  onPublished?: (news: News) => Promise<void> | void;
+  /** Told of each published item ('news-published': the notifications module makes a public notification of it). */
+  events: Pick<StoreEventBus, 'publish'>;
 }
 
 /** News: the published items, their covers, and the AI (or offline) drafts an admin approves. */
@@ -61,7 +62,7 @@ export class NewsService {
     return toNews(row);
   }
 
-  /** Publishes a news item: its cover re-encoded and stored, then the onPublished hook told. */
+  /** Publishes a news item: its cover re-encoded and stored, then 'news-published' told and awaited. */
   async create(input: NewNews, createdBy: string | null): Promise<News> {
     const coverImage = await this.storeCover(input.cover);
     const row = await insertNews(this.deps.database.db, {
@@ -75,10 +76,10 @@ export class NewsService {
     });
     const published = toNews(row);
     try {
-      await this.deps.onPublished?.(published);
+      await this.deps.events.publish('news-published', { id: published._id, title: published.title });
     } catch (error) {
       // The news is out either way; a failed announcement must not make the admin publish it twice.
-      this.deps.log.error({ err: error, newsId: published._id }, 'news published, but its onPublished hook failed');
+      this.deps.log.error({ err: error, newsId: published._id }, 'news published, but a news-published subscriber failed');
     }
     return published;
   }
@@ -134,7 +135,7 @@ export class NewsService {
 }
 
 /** The chat the AI provider gets: the store's voice, the topic, and the JSON shape to answer in. */
-export function newsPrompt(topic: string): Array<{ role: 'system' | 'user'; content: string }> {
+function newsPrompt(topic: string): Array<{ role: 'system' | 'user'; content: string }> {
   return [
     {
       role: 'system',

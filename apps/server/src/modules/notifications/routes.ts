@@ -11,7 +11,7 @@ import {
   notificationStreamQuerySchema,
   streamTicketSchema,
 } from '@keystore/contract';
-import { STREAM_TICKET_SECONDS } from '../auth/sessions.ts';
+import { STREAM_TICKET_SECONDS } from '../auth/ports.ts';
 import { clientIp } from '../../platform/client-ip.ts';
 import { HttpError, TooManyRequests, Unauthorized } from '../../platform/errors.ts';
 import type { NotificationsService } from './service.ts';
@@ -84,7 +84,11 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
         response: { 201: notificationSchema, 400: errorSchema, 401: errorSchema, 403: errorSchema },
       },
     },
-    async (request, reply) => reply.code(201).send(await notifications.publish({ ...request.body, kind: 'admin' })),
+    async (request, reply) => {
+      const published = await notifications.publish({ ...request.body, kind: 'admin' });
+      await app.audit(request, { action: 'notification.publish', target: { type: 'notification', id: published._id }, after: request.body });
+      return reply.code(201).send(published);
+    },
   );
 
   app.post(

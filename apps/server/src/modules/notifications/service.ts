@@ -1,6 +1,6 @@
-// Notifications (issue 6): public ones (an admin's, one per published news item) and personal ones
-// made by events of the orders and auth modules, which reach this service only through the listener
-// interfaces they declare (OrderEvents, AccountEvents), wired in app.ts.
+// Notifications: public ones (an admin's, one per published news item) and personal ones made from
+// the events other modules publish on the app's event bus (platform/events.ts); no module calls this
+// one to be heard.
 import type { FastifyBaseLogger } from 'fastify';
 import {
   accountMessages,
@@ -14,12 +14,11 @@ import {
 } from '@keystore/contract';
 import type { Database, Db } from '../../db/client.ts';
 import { NotFound, Unauthorized } from '../../platform/errors.ts';
+import type { StoreEventBus } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
-import type { AccountEvents } from '../auth/service.ts';
-import type { OrderEvents } from '../orders/events.ts';
-import type { UsersService } from '../users/service.ts';
+import type { Accounts } from '../users/ports.ts';
 import { insertAndNotify, markRead, notificationsOfUser, publicNotifications, visibleNotification, type NotificationRow } from './store.ts';
-import { NOTIFICATIONS_CHANNEL, NotificationStreams, type Announcement } from './stream.ts';
+import { NOTIFICATIONS_CHANNEL, NotificationStreams, SESSIONS_ENDED_CHANNEL, type Announcement } from './stream.ts';
 import { toNotification } from './view.ts';
 
 export interface PublishInput {
@@ -33,11 +32,11 @@ export interface PublishInput {
 
 export interface NotificationsDeps {
   database: Database;
-  users: Pick<UsersService, 'findById'>;
+  accounts: Accounts;
   log: FastifyBaseLogger;
 }
 
-export class NotificationsService implements OrderEvents, AccountEvents {
+export class NotificationsService {
   readonly streams: NotificationStreams;
   private readonly deps: NotificationsDeps;
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -49,6 +48,11 @@ export class NotificationsService implements OrderEvents, AccountEvents {
 
   private get db() {
     return this.deps.database.db;
+  }
+
+  /** Tells every instance that the user's sessions were ended (a block): their open streams end at once. */
+  async sessionsEnded(userId: string): Promise<void> {
+    await this.deps.database.notify(SESSIONS_ENDED_CHANNEL, userId);
   }
 
   /**
@@ -79,7 +83,7 @@ export class NotificationsService implements OrderEvents, AccountEvents {
 
   /** A signed-in user's list: public ones and their own since the account was created, newest first. */
   async listFor(userId: string): Promise<Notification[]> {
-    const user = await this.deps.users.findById(userId);
+    const user = await this.deps.accounts.findById(userId);
     if (!user) throw new Unauthorized(accountMessages.sessionExpired);
     const rows = await notificationsOfUser(this.db, userId, user.createdAt, NOTIFICATIONS_LIST_LIMIT);
     return rows.map((row) => toNotification(row, row.isRead));
@@ -101,27 +105,24 @@ export class NotificationsService implements OrderEvents, AccountEvents {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  orderPaid(order: { id: string; userId: string | null; amountCents: number; currency: string }): void {
-    const amount = new Intl.NumberFormat('en-IE', { style: 'currency', currency: order.currency.toUpperCase() }).format(order.amountCents / 100);
-    this.personal(order.userId, 'order-paid', notificationTexts.orderPaid(amount), '/library');
-  }
-
-  async keysDelivered(tx: Db, order: { id: string; userId: string | null }, keyCount: number): Promise<void> {
-    if (!order.userId) return;
-    await this.publish({ ...notificationTexts.keysDelivered(keyCount), kind: 'keys-delivered', link: '/library', userId: order.userId }, tx);
-  }
-
-  async paymentDeclined(tx: Db, order: { id: string; userId: string | null }, reason: string | null): Promise<void> {
-    if (!order.userId) return;
-    await this.publish({ ...notificationTexts.paymentDeclined(reason), kind: 'payment-declined', link: '/profile', userId: order.userId }, tx);
-  }
-
-  passwordChanged(userId: string): void {
-    this.personal(userId, 'password-changed', notificationTexts.passwordChanged, '/profile');
-  }
-
-  newDeviceLogin(userId: string, ip: string): void {
-    this.personal(userId, 'new-device', notificationTexts.newDevice(ip), null);
+  /**
+   * Turns the bus's events into personal notifications: those told after the fact are written just
+   * after the publisher's answer; a delivery's and a decline's are written in their transaction.
+   */
+  subscribeTo(bus: StoreEventBus): void {
+    bus.on('order-paid', (order) => {
+      const amount = new Intl.NumberFormat('en-IE', { style: 'currency', currency: order.currency.toUpperCase() }).format(order.amountCents / 100);
+      this.personal(order.userId, 'order-paid', notificationTexts.orderPaid(amount), '/library');
+    });
+    bus.on('order-delivered', async ({ tx, userId, keyCount }) => {
+      if (userId) await this.publish({ ...notificationTexts.keysDelivered(keyCount), kind: 'keys-delivered', link: '/library', userId }, tx);
+    });
+    bus.on('order-declined', async ({ tx, userId, reason }) => {
+      if (userId) await this.publish({ ...notificationTexts.paymentDeclined(reason), kind: 'payment-declined', link: '/profile', userId }, tx);
+    });
+    bus.on('password-changed', ({ userId }) => this.personal(userId, 'password-changed', notificationTexts.passwordChanged, '/profile'));
+    bus.on('new-device-login', ({ userId, ip }) => this.personal(userId, 'new-device', notificationTexts.newDevice(ip), null));
+    bus.on('news-published', async (news) => void (await this.newsPublished(news)));
   }
 
   /** An event's notification, written after the caller's answer (one insert and one NOTIFY), tracked for drain. */

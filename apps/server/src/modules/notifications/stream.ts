@@ -10,6 +10,8 @@ import { notificationsCreatedSince } from './store.ts';
 import { toNotification } from './view.ts';
 
 export const NOTIFICATIONS_CHANNEL = 'notifications_created';
+/** Names a user whose sessions an admin ended (a block): every instance ends that user's streams at once. */
+export const SESSIONS_ENDED_CHANNEL = 'sessions_ended';
 /**
  * Open streams one instance keeps at most, in all and per caller: each holds a socket, and visitors
  * need no account to open one, so one address alone must not take every slot. Counted per instance,
@@ -50,6 +52,7 @@ interface Subscriber {
 export class NotificationStreams {
   private readonly subscribers = new Set<Subscriber>();
   private stopListening: (() => Promise<void>) | undefined;
+  private stopListeningForEnds: (() => Promise<void>) | undefined;
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly database: Database;
   private readonly log: FastifyBaseLogger;
@@ -73,6 +76,7 @@ export class NotificationStreams {
       },
     });
     // A comment line now and then: proxies and browsers drop a stream that stays silent too long.
+    this.stopListeningForEnds = await this.database.listen(SESSIONS_ENDED_CHANNEL, (userId) => this.endClosedStreamsOf(userId));
     this.heartbeat = setInterval(() => this.broadcast(':heartbeat\n\n'), NOTIFICATION_HEARTBEAT_SECONDS * 1000);
     this.heartbeat.unref();
   }
@@ -85,7 +89,22 @@ export class NotificationStreams {
     this.perUser.clear();
     this.perAddress.clear();
     await this.stopListening?.();
+    await this.stopListeningForEnds?.();
     this.stopListening = undefined;
+    this.stopListeningForEnds = undefined;
+  }
+
+  /** Ends the user's streams whose session is over (told on SESSIONS_ENDED_CHANNEL by any instance). */
+  private endClosedStreamsOf(userId: string): void {
+    for (const subscriber of this.subscribers) {
+      if (subscriber.userId !== userId || !subscriber.sessionOpen) continue;
+      const { sessionOpen, response } = subscriber;
+      subscriber.sending = subscriber.sending
+        .then(async () => {
+          if (!response.writableEnded && !(await sessionOpen())) response.end();
+        })
+        .catch((error: unknown) => this.log.error({ err: error }, 'could not end a notification stream'));
+    }
   }
 
   /** Keeps `response` (headers already sent) until the client goes away; it counts against its user and address until then. */

@@ -9,13 +9,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { AdmissionGate } from '../../platform/admission.ts';
-import type { MailContext } from '../../platform/mail-templates.ts';
+import type { MailContext } from '../../platform/mail/layout.ts';
 import type { Mailer } from '../../platform/mailer.ts';
-import type { Supplier, SupplierKey } from '../catalog/supplier/supplier.ts';
-import type { DeliveredKey, LibraryService } from '../library/service.ts';
-import type { UsersService } from '../users/service.ts';
-import type { OrderEvents } from './events.ts';
-import { deliveryDelayedMail, receiptMail, type Recipient } from './mails.ts';
+import type { StoreEventBus } from '../../platform/events.ts';
+import type { DeliveredKey, LibraryService } from '../library/ports.ts';
+import type { Supplier, SupplierKey } from '../supplier/ports.ts';
+import type { Accounts } from '../users/ports.ts';
+import { deliveryDelayedMail, receiptMail, type Recipient } from '../../platform/mail/order-mails.ts';
 import { claimDelayNotice, claimForAllocation, commitWithoutWaitingForDisk, linesOfOrder, lockOrderForDelivery, markDelivered, settleDeliveredStock, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
 
 /** Retry delays after the n-th failed run, in minutes, doubling up to an hour. */
@@ -30,11 +30,11 @@ export interface AllocatorDeps {
   database: Database;
   supplier: Supplier;
   library: LibraryService;
-  users: Pick<UsersService, 'findById'>;
+  accounts: Accounts;
   mailer: Mailer;
   mailContext: MailContext;
   log: FastifyBaseLogger;
-  events?: OrderEvents | undefined;
+  events: StoreEventBus;
   /**
    * The purchase path's bound on database work: a delivery's database steps take a turn (never shed,
    * ahead of new orders); the supplier's seconds in between hold none.
@@ -109,7 +109,7 @@ export class KeyAllocator {
     // The lines never change, so they are read alongside the claim rather than after it.
     const [order, lines] = await this.withTurn(() => Promise.all([claimForAllocation(database.db, orderId), linesOfOrder(database.db, orderId)]));
     if (!order) return 'busy';
-    const buyer = order.userId ? await this.withTurn(() => this.deps.users.findById(order.userId!)) : undefined;
+    const buyer = order.userId ? await this.withTurn(() => this.deps.accounts.findById(order.userId!)) : undefined;
     const recipient: Recipient | undefined = buyer ? { email: buyer.email, username: buyer.username } : undefined;
 
     let supplierOrderId: string;
@@ -151,7 +151,7 @@ export class KeyAllocator {
         await settleDeliveredStock(tx, lines);
         // The receipt and the notification are committed with the keys (an outbox), never after them from memory.
         if (recipient) await mailer.enqueue(tx, receiptMail(this.deps.mailContext, recipient, order, lines, keys));
-        await this.deps.events?.keysDelivered(tx, order, wanted);
+        await this.deps.events.publish('order-delivered', { tx, orderId: order.id, userId: order.userId, keyCount: wanted });
         return 'delivered' as const;
       })
       .catch((error: unknown) => {

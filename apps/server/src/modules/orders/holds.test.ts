@@ -1,5 +1,5 @@
 // What one customer and one address may hold unpaid at once, and cancelling an unpaid order
-// (issue 13, decision 016): a customer must not be able to empty the shelf for 30 minutes.
+// (decision 016): a customer must not be able to empty the shelf for 30 minutes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderMessages, type CreateOrderAnswer, type Game, type Order } from '@keystore/contract';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from './test-kit.ts';

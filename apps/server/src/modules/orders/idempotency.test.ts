@@ -1,4 +1,4 @@
-// POST /api/orders with an Idempotency-Key (issue 12, decision 015): a checkout repeated after a lost
+// POST /api/orders with an Idempotency-Key (decision 015): a checkout repeated after a lost
 // answer gets the order it placed, and its keys are reserved once. Runs on PostgreSQL too with
 // DATABASE_URL set, where the racing requests truly overlap.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

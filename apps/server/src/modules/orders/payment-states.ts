@@ -4,14 +4,15 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { orderMessages, REFUND_WINDOW_DAYS, type OrderStatus, type PaymentProviderName } from '@keystore/contract';
+import { adminMessages, orderMessages, REFUND_WINDOW_DAYS, type OrderStatus, type PaymentProviderName } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
-import type { LibraryService } from '../library/service.ts';
-import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport, ReceivedAmount } from '../payments/provider.ts';
+import { recordAudit, type AuditActor } from '../../platform/audit.ts';
+import type { StoreEventBus } from '../../platform/events.ts';
+import type { LibraryService } from '../library/ports.ts';
+import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport, ReceivedAmount } from '../payments/ports.ts';
 import type { KeyAllocator } from './allocation.ts';
-import type { OrderEvents } from './events.ts';
 import { findOrder, linesOf, lockOrder, reserveStock, returnStock, setAwaitingProviderRef, settleDeliveredStock, type OrderRow } from './store.ts';
 import { byProvider, transition, type Actor } from './transitions.ts';
 
@@ -19,7 +20,7 @@ import { byProvider, transition, type Actor } from './transitions.ts';
  * Published once a payment is committed, before its keys are asked for: a tracing point, which the
  * crash test (test/crash-after-payment.ts) uses to kill the process there.
  */
-export const paidChannel = diagnosticsChannel.channel('keystore:order-paid');
+const paidChannel = diagnosticsChannel.channel('keystore:order-paid');
 
 /** How long the paying request waits for the keys before answering "on their way". */
 const ALLOCATION_WAIT_MS = 8000;
@@ -30,13 +31,20 @@ const ALLOCATION_WAIT_MS = 8000;
  */
 const RETRY_GRACE_MS = 3_000;
 
+/** An admin's action on an order: who, and why (recorded in the order's timeline and the audit log). */
+export interface AdminAction {
+  actor: AuditActor;
+  reason?: string | undefined;
+}
+
 export interface PaymentStatesDeps {
   database: Database;
   config: Config;
   library: LibraryService;
   allocator: KeyAllocator;
+  providers: PaymentProvider[];
   log: FastifyBaseLogger;
-  events?: OrderEvents | undefined;
+  events: StoreEventBus;
 }
 
 /** An order that can no longer be paid, and the state it is in: callers decide by `orderStatus`, never by the text. */
@@ -50,19 +58,15 @@ export class OrderNotPayable extends Conflict {
 
 export class PaymentStates implements PaymentOutcomes {
   private readonly deps: PaymentStatesDeps;
-  private readonly providers = new Map<PaymentProviderName, PaymentProvider>();
+  private readonly providers: ReadonlyMap<PaymentProviderName, PaymentProvider>;
 
   constructor(deps: PaymentStatesDeps) {
     this.deps = deps;
+    this.providers = new Map(deps.providers.map((provider) => [provider.name, provider]));
   }
 
   private get db() {
     return this.deps.database.db;
-  }
-
-  /** The providers orders can be paid and refunded through. */
-  useProviders(providers: PaymentProvider[]): void {
-    for (const provider of providers) this.providers.set(provider.name, provider);
   }
 
   provider(name: PaymentProviderName): PaymentProvider {
@@ -112,7 +116,7 @@ export class PaymentStates implements PaymentOutcomes {
     const newlyPaid = paidOrder !== undefined;
     payment.onCommitted?.();
     if (paidOrder) {
-      this.deps.events?.orderPaid(paidOrder);
+      this.deps.events.emit('order-paid', { orderId, userId: paidOrder.userId, amountCents: paidOrder.amountCents, currency: paidOrder.currency });
       // Announced on a diagnostics channel too, before the keys are asked for (a tracing point).
       if (paidChannel.hasSubscribers) paidChannel.publish({ orderId });
       if (payment.deliverInBackground) {
@@ -134,6 +138,7 @@ export class PaymentStates implements PaymentOutcomes {
     await this.closeUnpaid(orderId, 'Expired', null, byProvider);
   }
 
+  /** Stores the provider's reference (Stripe's Checkout Session) on an order awaiting payment. */
   async setProviderRef(orderId: string, providerRef: string): Promise<void> {
     await setAwaitingProviderRef(this.db, orderId, providerRef);
   }
@@ -143,9 +148,11 @@ export class PaymentStates implements PaymentOutcomes {
    * Refunded, every key it holds is voided, and the stock of keys never delivered goes back on the
    * shelf (a delivered key was bought from the supplier and is sold once, ever). Within 30 days of payment.
    */
-  async refund(orderId: string, adminId: string): Promise<OrderRow> {
+  async refund(orderId: string, by: AdminAction): Promise<OrderRow> {
     const order = await findOrder(this.db, orderId);
     if (!order) throw new NotFound(orderMessages.orderNotFound);
+    // Idempotent: a refunded order answers as it is, nothing is refunded or recorded twice.
+    if (order.status === 'Refunded') return order;
     assertRefundable(order);
     const provider = this.providers.get(order.provider);
     if (!provider) throw new Conflict(orderMessages.refundProviderMissing);
@@ -153,6 +160,7 @@ export class PaymentStates implements PaymentOutcomes {
     const refunded = await this.db.transaction(async (tx) => {
       const current = (await lockOrder(tx, orderId))!;
       // Another admin's refund got here first (the provider's refund is idempotent per order).
+      if (current.status === 'Refunded') return { row: current, moved: false };
       assertRefundable(current);
       const lines = await linesOf(tx, [orderId]);
       const held = await this.deps.library.keysPerLine(tx, orderId);
@@ -166,20 +174,32 @@ export class PaymentStates implements PaymentOutcomes {
       await transition(tx, { id: orderId }, {
         status: { from: ['Paid'], to: 'Refunded' },
         ...(current.deliveryStatus !== 'Delivered' && { delivery: { from: [current.deliveryStatus], to: 'Not delivered' as const } }),
-        actor: `admin:${adminId}`,
+        actor: `admin:${by.actor.id}`,
+        reason: by.reason ?? null,
         set: { refundedAt: new Date(), nextAllocationAt: null },
       });
-      return (await lockOrder(tx, orderId))!;
+      const row = (await lockOrder(tx, orderId))!;
+      await recordAudit(tx, {
+        actor: by.actor,
+        action: 'order.refund',
+        target: { type: 'order', id: orderId },
+        before: { status: current.status, deliveryStatus: current.deliveryStatus },
+        after: { status: row.status, deliveryStatus: row.deliveryStatus },
+        reason: by.reason,
+      });
+      return { row, moved: true };
     });
+    if (!refunded.moved) return refunded.row;
     this.deps.log.info({ orderId, amountCents: order.amountCents, provider: order.provider }, 'order refunded');
-    return refunded;
+    this.deps.events.emit('order-refunded', { orderId, userId: refunded.row.userId, amountCents: refunded.row.amountCents, currency: refunded.row.currency });
+    return refunded.row;
   }
 
   /** Ends an unpaid order (declined, lapsed, cancelled by its buyer, or no checkout) and puts its stock back; any other state is left alone. */
   async closeUnpaid(orderId: string, status: 'Declined' | 'Expired' | 'Cancelled', reason: string | null, actor: Actor | SQL): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    const closed = await this.db.transaction(async (tx) => {
       const order = await lockOrder(tx, orderId);
-      if (!order || order.status !== 'Awaiting payment') return;
+      if (!order || order.status !== 'Awaiting payment') return undefined;
       await transition(tx, { id: orderId }, {
         status: { from: ['Awaiting payment'], to: status },
         delivery: { from: ['Pending'], to: 'Not delivered' },
@@ -189,8 +209,10 @@ export class PaymentStates implements PaymentOutcomes {
       });
       await returnStock(tx, await linesOf(tx, [orderId]));
       // The customer hears of the decline exactly when it is committed.
-      if (status === 'Declined') await this.deps.events?.paymentDeclined(tx, order, reason);
+      if (status === 'Declined') await this.deps.events.publish('order-declined', { tx, orderId, userId: order.userId, reason });
+      return order;
     });
+    if (closed && status !== 'Declined') this.deps.events.emit(status === 'Expired' ? 'order-expired' : 'order-cancelled', { orderId, userId: closed.userId });
   }
 
   /**
@@ -220,6 +242,7 @@ export class PaymentStates implements PaymentOutcomes {
     });
     this.deps.log.warn({ orderId }, 'payment for a lapsed order whose stock is gone: refunded');
     const current = (await findOrder(this.db, orderId))!;
+    if (current.status === 'Refunded') this.deps.events.emit('order-refunded', { orderId, userId: current.userId, amountCents: current.amountCents, currency: current.currency });
     return { orderId, status: current.status, deliveryStatus: current.deliveryStatus, newlyPaid: false };
   }
 }
@@ -245,7 +268,6 @@ function amountMatches(order: OrderRow, received: ReceivedAmount): boolean {
 
 /** Throws the reason a refund is refused, if there is one. */
 function assertRefundable(order: OrderRow): void {
-  if (order.status === 'Refunded') throw new Conflict(orderMessages.refundAlreadyDone);
-  if (order.status !== 'Paid') throw new Conflict(orderMessages.refundNotPaid);
+  if (order.status !== 'Paid') throw new Conflict(adminMessages.refundNotAllowed);
   if (order.paidAt && Date.now() - order.paidAt.getTime() > REFUND_WINDOW_DAYS * 24 * 3600_000) throw new Conflict(orderMessages.refundTooLate);
 }

@@ -1,4 +1,4 @@
-// Placing an order (issue 5, decision 008) and answering a repeated request with the order it placed
+// Placing an order (decision 008) and answering a repeated request with the order it placed
 // (an Idempotency-Key, decision 015): a checkout retried after a lost answer must find its order
 // rather than reserve the same keys a second time.
 import { createHash } from 'node:crypto';
@@ -20,8 +20,8 @@ import type { Config } from '../../config.ts';
 import type { Database, Db } from '../../db/client.ts';
 import { Conflict, HttpError, Invalid } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import type { PaymentProvider } from '../payments/provider.ts';
-import type { UsersService } from '../users/service.ts';
+import type { PaymentProvider } from '../payments/ports.ts';
+import type { Accounts } from '../users/ports.ts';
 import { assertAwaitingPayment, type PaymentStates } from './payment-states.ts';
 import {
   insertOrder,
@@ -58,7 +58,7 @@ interface Attempt {
 export interface OrderPlacementDeps {
   database: Database;
   config: Config;
-  users: UsersService;
+  accounts: Accounts;
   payments: PaymentStates;
   log: FastifyBaseLogger;
 }
@@ -229,8 +229,8 @@ export class OrderPlacement {
 
   private async openCheckout(provider: PaymentProvider, row: OrderRow, lines: OrderLineRow[], userId: string): Promise<string> {
     // The test gateway has no use for the buyer's e-mail; a real provider sends its receipt there.
-    const customer = provider.name === 'test' ? undefined : await this.deps.users.findById(userId);
-    return provider.checkoutUrl({
+    const customer = provider.name === 'test' ? undefined : await this.deps.accounts.findById(userId);
+    const checkout = await provider.openCheckout({
       id: row.id,
       amountCents: row.amountCents,
       currency: row.currency,
@@ -238,6 +238,9 @@ export class OrderPlacement {
       customerEmail: customer?.email,
       lines: lines.map((line) => ({ ...line, image: lineImage(line) })),
     });
+    // Recorded before the answer: a repeated request reopens this checkout (checkoutAgain), and a refund finds the money through it.
+    if (checkout.providerRef) await this.deps.payments.setProviderRef(row.id, checkout.providerRef);
+    return checkout.url;
   }
 }
 

@@ -14,7 +14,7 @@ import type { OrdersService } from './service.ts';
 
 const bearer = [{ bearerAuth: [] }];
 
-/** Placing and reading orders (DESIGN §4), and the admin refund. */
+/** Placing and reading orders (DESIGN §4). The admin's order routes are in modules/admin. */
 export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = async (app, { orders }) => {
   app.post(
     '/api/orders',
@@ -109,21 +109,5 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
       },
     },
     async (request) => orders.cancel(request.params.id, request.account.userId),
-  );
-
-  app.post(
-    '/api/admin/orders/:id/refund',
-    {
-      onRequest: app.requireAdmin,
-      schema: {
-        operationId: 'refundOrder',
-        tags: ['orders', 'admin'],
-        summary: 'Refunds a paid order within 30 days of payment and voids its keys (admin)',
-        security: bearer,
-        params: orderIdParamsSchema,
-        response: { 200: orderSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema },
-      },
-    },
-    async (request) => orders.refund(request.params.id, request.account.userId),
   );
 };

@@ -4,13 +4,15 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mailer.ts';
-import type { Supplier } from '../catalog/supplier/supplier.ts';
-import type { LibraryService } from '../library/service.ts';
-import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport } from '../payments/provider.ts';
-import type { PurchaseStats, PurchaseSummary, UsersService } from '../users/service.ts';
-import { KeyAllocator } from './allocation.ts';
 import type { AdmissionGate } from '../../platform/admission.ts';
-import type { OrderEvents } from './events.ts';
+import type { StoreEventBus } from '../../platform/events.ts';
+import type { LibraryService } from '../library/ports.ts';
+import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport } from '../payments/ports.ts';
+import type { Supplier } from '../supplier/ports.ts';
+import type { Accounts, PurchaseStats, PurchaseSummary } from '../users/ports.ts';
+import { buyerFigures, orderFigures, overdueDeliveries, soldOutBestsellers, type OrderFigures } from './admin-store.ts';
+import { KeyAllocator } from './allocation.ts';
+import { OrderBackOffice } from './back-office.ts';
 import { assertAwaitingPayment, PaymentStates } from './payment-states.ts';
 import { OrderPlacement, type Placer } from './placement.ts';
 import { eventsOfOrder, expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderEventRow, type OrderLineRow, type OrderRow } from './store.ts';
@@ -22,24 +24,28 @@ export interface OrdersDeps {
   database: Database;
   config: Config;
   library: LibraryService;
-  users: UsersService;
+  accounts: Accounts;
   mailer: Mailer;
   supplier: Supplier;
+  /** The providers orders can be paid and refunded through; new orders go to the configured one. */
+  providers: PaymentProvider[];
   log: FastifyBaseLogger;
-  /** Told when an order is paid, delivered or declined (the app wires notifications here). */
-  events?: OrderEvents | undefined;
+  /** Where an order's life is told: paid, delivered, declined, cancelled, expired, refunded. */
+  events: StoreEventBus;
   /** The purchase path's bound on database work (platform/admission.ts); deliveries take its turns too. */
   admission?: AdmissionGate | undefined;
 }
 
 /**
- * Orders from cart to keys (issue 5, decision 008): placing an order reserves its stock
+ * Orders from cart to keys (decisions 008 and 019): placing an order reserves its stock
  * (placement.ts), a payment provider reports the outcome through markPaid / markDeclined /
  * markExpired (payment-states.ts), and a paid order's keys come from the supplier through the
  * KeyAllocator. Also the profile's purchase figures.
  */
 export class OrdersService implements PaymentOutcomes, PurchaseStats {
   readonly allocator: KeyAllocator;
+  /** The back office's orders: the table, the CSV, one order with its timeline, and the admin's actions. */
+  readonly backOffice: OrderBackOffice;
   private readonly payments: PaymentStates;
   private readonly placement: OrderPlacement;
   private readonly deps: OrdersDeps;
@@ -50,7 +56,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       database: deps.database,
       supplier: deps.supplier,
       library: deps.library,
-      users: deps.users,
+      accounts: deps.accounts,
       mailer: deps.mailer,
       mailContext: { publicUrl: deps.config.publicUrl, supportEmail: deps.config.mail.supportEmail },
       log: deps.log,
@@ -62,15 +68,20 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       config: deps.config,
       library: deps.library,
       allocator: this.allocator,
+      providers: deps.providers,
       log: deps.log,
       events: deps.events,
     });
-    this.placement = new OrderPlacement({ database: deps.database, config: deps.config, users: deps.users, payments: this.payments, log: deps.log });
-  }
-
-  /** The providers orders can be paid and refunded through; new orders go to the configured one. */
-  useProviders(providers: PaymentProvider[]): void {
-    this.payments.useProviders(providers);
+    this.backOffice = new OrderBackOffice({
+      database: deps.database,
+      library: deps.library,
+      accounts: deps.accounts,
+      mailer: deps.mailer,
+      mailContext: { publicUrl: deps.config.publicUrl, supportEmail: deps.config.mail.supportEmail },
+      payments: this.payments,
+      allocator: this.allocator,
+    });
+    this.placement = new OrderPlacement({ database: deps.database, config: deps.config, accounts: deps.accounts, payments: this.payments, log: deps.log });
   }
 
   private get db() {
@@ -152,14 +163,25 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
     return this.payments.markExpired(orderId);
   }
 
-  setProviderRef(orderId: string, providerRef: string): Promise<void> {
-    return this.payments.setProviderRef(orderId, providerRef);
+  /** Orders placed and euro paid and kept, per buyer (the back office's customer table). */
+  async figuresFor(userIds: string[]): Promise<Map<string, { orders: number; totalSpent: number }>> {
+    const figures = await buyerFigures(this.db, userIds);
+    return new Map([...figures].map(([id, figure]) => [id, { orders: figure.orders, totalSpent: figure.spentCents / 100 }]));
   }
 
-  /** Refunds a paid order (admin), see PaymentStates.refund; answers the order as it is now. */
-  async refund(orderId: string, adminId: string): Promise<Order> {
-    const [order] = await this.views([await this.payments.refund(orderId, adminId)]);
-    return order!;
+  /** Paid orders still undelivered `minutes` after payment (operator alerts). */
+  overdueDeliveries(minutes: number): Promise<{ count: number; oldest: string | null }> {
+    return overdueDeliveries(this.db, minutes);
+  }
+
+  /** Games that sold in the last `days` days and ran out of stock (operator alerts). */
+  soldOutBestsellers(days: number): Promise<Array<{ id: string; title: string }>> {
+    return soldOutBestsellers(this.db, days);
+  }
+
+  /** The dashboard's order figures over whole UTC days (admin-store.ts). */
+  figures(from: string, to: string, topGames: number): Promise<OrderFigures> {
+    return orderFigures(this.db, from, to, topGames);
   }
 
   /** The order's timeline (decision 019), for the back office: who moved it from which state to which, when and why. */
@@ -172,6 +194,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
     let total = 0;
     for (;;) {
       const expired = await this.db.transaction((tx) => expireDueOrders(tx, EXPIRY_BATCH));
+      for (const order of expired) this.deps.events.emit('order-expired', { orderId: order.id, userId: order.userId });
       total += expired.length;
       if (expired.length < EXPIRY_BATCH) return total;
     }

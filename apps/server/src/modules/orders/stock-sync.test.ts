@@ -3,9 +3,9 @@
 // decline, expiry, delivery or refund makes a key sellable twice. Kinguin is a fake of its API on loopback.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Order, TestPaymentAnswer } from '@keystore/contract';
+import type { AdminOrder, TestPaymentAnswer } from '@keystore/contract';
 import { FakeKinguin, kinguinProduct } from '../../test/fake-kinguin.ts';
-import { KinguinSupplier } from '../catalog/supplier/kinguin.ts';
+import { KinguinSupplier } from '../supplier/kinguin.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from './test-kit.ts';
 
 describe('stock under supplier syncs', () => {
@@ -80,7 +80,7 @@ describe('stock under supplier syncs', () => {
 
     // A delivered order's refund does not put its key back: it was bought and is sold once, ever.
     const refunded = await t.app.inject({ method: 'POST', url: `/api/admin/orders/${sold._id}/refund`, headers: admin.headers });
-    expect(refunded.json<Order>().status).toBe('Refunded');
+    expect(refunded.json<AdminOrder>().order.status).toBe('Refunded');
     expect(await t.stockOf(gameId)).toBe(0);
 
     // The unpaid order lapses: its key is sellable again, once.

@@ -41,7 +41,7 @@ export async function reserveStock(tx: Db, requests: StockRequest[]): Promise<Ma
     const [game] = await tx
       .update(games)
       .set({ reserved: sql`${games.reserved} + ${request.quantity}` })
-      .where(and(eq(games.id, request.gameId), eq(games.active, true), sql`${games.stock} >= ${request.quantity}`))
+      .where(and(eq(games.id, request.gameId), eq(games.active, true), eq(games.hidden, false), sql`${games.stock} >= ${request.quantity}`))
       .returning({
         id: games.id,
         title: games.title,
@@ -58,8 +58,9 @@ export async function reserveStock(tx: Db, requests: StockRequest[]): Promise<Ma
 }
 
 async function shortage(tx: Db, gameId: string): Promise<Error> {
-  const [game] = await tx.select({ title: games.title, stock: games.stock, active: games.active }).from(games).where(eq(games.id, gameId));
-  if (!game) return new NotFound(catalogMessages.gameNotFound);
+  const [game] = await tx.select({ title: games.title, stock: games.stock, active: games.active, hidden: games.hidden }).from(games).where(eq(games.id, gameId));
+  // A game the owner hid is not in the store: not found, like one that never was.
+  if (!game || game.hidden) return new NotFound(catalogMessages.gameNotFound);
   return new Conflict(orderMessages.outOfStock(game.title, game.active ? game.stock : 0));
 }
 
@@ -289,7 +290,7 @@ export async function undeliveredOrders(db: Db, options: { dueOnly: boolean; lim
  * Expires up to `limit` orders whose time to pay is over and puts their stock back, in one
  * transaction. SKIP LOCKED: an order being paid right now is left to that payment.
  */
-export async function expireDueOrders(tx: Db, limit: number): Promise<string[]> {
+export async function expireDueOrders(tx: Db, limit: number): Promise<Array<{ id: string; userId: string | null }>> {
   const expired = await transition(tx, { overdue: limit }, {
     status: { from: ['Awaiting payment'], to: 'Expired' },
     delivery: { from: ['Pending'], to: 'Not delivered' },
@@ -297,7 +298,7 @@ export async function expireDueOrders(tx: Db, limit: number): Promise<string[]> 
   });
   const ids = expired.map((row) => row.id);
   if (ids.length > 0) await returnStock(tx, await linesOf(tx, ids));
-  return ids;
+  return expired.map((row) => ({ id: row.id, userId: row.userId }));
 }
 
 export type OrderEventRow = typeof orderEvents.$inferSelect;

@@ -3,10 +3,10 @@
 // retry job delivers later, and the supplier is asked for one order however often we retry.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Order, Purchase, TestPaymentAnswer } from '@keystore/contract';
+import type { AdminOrder, Purchase, TestPaymentAnswer } from '@keystore/contract';
 import { FakeKinguin, kinguinProduct } from '../../test/fake-kinguin.ts';
-import { KinguinSupplier } from '../catalog/supplier/kinguin.ts';
-import type { SupplierKey } from '../catalog/supplier/supplier.ts';
+import { KinguinSupplier } from '../supplier/kinguin.ts';
+import type { SupplierKey } from '../supplier/supplier.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from './test-kit.ts';
 
 /** Kinguin, with a switch to keep back the last keys of every order (a supplier still processing). */
@@ -105,7 +105,7 @@ describe('keys from the Kinguin supplier', () => {
     expect(await t.stockOf(gameId)).toBe(6);
 
     const refunded = await t.app.inject({ method: 'POST', url: `/api/admin/orders/${order._id}/refund`, headers: admin.headers });
-    expect(refunded.json<Order>()).toMatchObject({ status: 'Refunded', deliveryStatus: 'Not delivered' });
+    expect(refunded.json<AdminOrder>().order).toMatchObject({ status: 'Refunded', deliveryStatus: 'Not delivered' });
     expect(await t.stockOf(gameId)).toBe(10);
     expect(await retryNow(order._id)).toBe(0);
     expect(supplierOrdersFor(order._id)).toHaveLength(3);

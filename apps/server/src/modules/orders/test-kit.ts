@@ -8,7 +8,7 @@ import type { Database } from '../../db/client.ts';
 import { games, mailOutbox } from '../../db/schema.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
-import type { Supplier } from '../catalog/supplier/supplier.ts';
+import type { Supplier } from '../supplier/supplier.ts';
 import { SessionService } from '../auth/sessions.ts';
 import { UsersService } from '../users/service.ts';
 

@@ -8,7 +8,7 @@ import { queryRows, type Db } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
 
 /** The state an order is placed in (its first event comes from no state). */
-export const PLACED_STATUS: OrderStatus = 'Awaiting payment';
+const PLACED_STATUS: OrderStatus = 'Awaiting payment';
 
 /**
  * Order status: from → where it may go. A closed unpaid order may still be paid (money that arrives

@@ -1,10 +1,10 @@
 // Orders as the API answers them: the purchase-history entry of SPEC §3 with lines and payment details.
 import { centsToEuro, ORDER_CURRENCY, type Order, type PurchaseHistoryEntry } from '@keystore/contract';
-import { coverUrl } from '../catalog/cover-art.ts';
+import { coverUrl } from '../catalog/ports.ts';
 import type { OrderLineRow, OrderRow } from './store.ts';
 
 /** The history's `items` text: "Title", or "Title × 2, Other Title" for several. */
-export function itemsText(lines: Pick<OrderLineRow, 'title' | 'quantity'>[]): string {
+function itemsText(lines: Pick<OrderLineRow, 'title' | 'quantity'>[]): string {
   return lines.map((line) => (line.quantity > 1 ? `${line.title} × ${line.quantity}` : line.title)).join(', ');
 }
 

@@ -1,13 +1,11 @@
 // How the store takes money: one interface for every payment provider. The built-in test gateway
-// (test-gateway.ts) and Stripe (stripe.ts) implement it; plugin.ts builds the configured one.
+// (test-gateway.ts) and Stripe (stripe.ts) implement it; plugin.ts builds them before the orders
+// module, which is handed them, and registers the routes that report payments once orders exist.
 //
 // A provider never changes an order itself: when money moves it calls the orders module through
 // `PaymentOutcomes` (markPaid, markDeclined, markExpired), which does the state change, the stock
 // and the keys, and is safe to call any number of times for the same order.
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { DeliveryStatus, OrderStatus, PaymentProviderName } from '@keystore/contract';
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
 
 /** An order as a provider needs it to open a checkout. Money in euro cents. */
 export interface PayableOrder {
@@ -30,18 +28,25 @@ export interface RefundableOrder {
   providerRef: string | null;
 }
 
+/** A checkout opened for an order: where the buyer pays, and the provider's reference for it (Stripe's session id). */
+export interface Checkout {
+  url: string;
+  /** Stored on the order awaiting payment (reopenUrl and refunds read it back); the test gateway has none. */
+  providerRef?: string;
+}
+
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
   /**
-   * Where the buyer pays for a new order: `/pay/{orderId}` on the test gateway, the hosted checkout
-   * page for Stripe. Called once, right after the order is placed; a failure fails the order request.
+   * Opens the checkout of a new order: `/pay/{orderId}` on the test gateway, the hosted checkout page
+   * for Stripe. Called once, right after the order is placed; a failure fails the order request.
    */
-  checkoutUrl(order: PayableOrder): Promise<string>;
+  openCheckout(order: PayableOrder): Promise<Checkout>;
   /**
    * Where the buyer goes back to paying an order awaiting payment after leaving its checkout (Stripe's
    * Cancel link), or after the answer to the order request was lost (the request repeated with its
    * Idempotency-Key): that same checkout while it is open, so one order never has two ways to be paid.
-   * `providerRef` is what setProviderRef stored when the checkout was opened.
+   * `providerRef` is what openCheckout answered.
    */
   reopenUrl(order: { id: string; providerRef: string | null }): Promise<string>;
   /**
@@ -108,17 +113,4 @@ export interface PaymentOutcomes {
   markDeclined(orderId: string, reason: string): Promise<void>;
   /** The provider's checkout lapsed: an order awaiting payment becomes Expired and its stock goes back. */
   markExpired(orderId: string): Promise<void>;
-  /** Stores the provider's reference (e.g. the Checkout Session id) on an order before it is paid. */
-  setProviderRef(orderId: string, providerRef: string): Promise<void>;
 }
-
-/** What a provider gets when it is built; it may add routes to `app` (a webhook). */
-export interface ProviderContext {
-  app: FastifyInstance;
-  config: Config;
-  database: Database;
-  outcomes: PaymentOutcomes;
-  log: FastifyBaseLogger;
-}
-
-export type ProviderFactory = (context: ProviderContext) => Promise<PaymentProvider>;

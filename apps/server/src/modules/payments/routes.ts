@@ -2,14 +2,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema, orderIdParamsSchema, orderMessages, testPaymentAnswerSchema, testPaymentRequestSchema } from '@keystore/contract';
 import { Conflict } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { OrderNotPayable } from '../orders/payment-states.ts';
-import type { OrdersService } from '../orders/service.ts';
+import { OrderNotPayable, type OrdersService } from '../orders/ports.ts';
 import { cardVerdict } from './test-gateway.ts';
+
+/** What the card form needs of the orders module. */
+export type TestGatewayOrders = Pick<OrdersService, 'payableOrder' | 'markDeclined' | 'markPaid'>;
 
 const bearer = [{ bearerAuth: [] }];
 
 /** The test gateway's card form submission (DESIGN §4). The pay page reads the order from GET /api/orders/{id}. */
-export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = async (app, { orders }) => {
+export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrders }> = async (app, { orders }) => {
   app.post(
     '/api/payments/test/:id',
     {

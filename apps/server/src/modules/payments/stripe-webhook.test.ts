@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Order, Purchase } from '@keystore/contract';
 import { paymentEvents } from '../../db/schema.ts';
 import { FakeStripe, type StripeEvent } from '../../test/fake-stripe.ts';
-import { DemoSupplier } from '../catalog/supplier/demo.ts';
-import type { SupplierOrderLine } from '../catalog/supplier/supplier.ts';
+import { DemoSupplier } from '../supplier/demo.ts';
+import type { SupplierOrderLine } from '../supplier/supplier.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 import { STRIPE_WEBHOOK_PATH } from './stripe-webhook.ts';
 

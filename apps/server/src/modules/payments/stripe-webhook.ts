@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { errorSchema, orderMessages } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
-import { eventHandled, recordEvent } from './events.ts';
+import { eventHandled, recordEvent } from './webhook-events.ts';
 import type { PaymentOutcomes, ReceivedAmount } from './provider.ts';
 import { NO_AUTH } from '../../platform/openapi.ts';
 
@@ -26,7 +26,7 @@ export type CheckoutAction =
   | { kind: 'none'; orderId: string | undefined };
 
 /** Reads an event: which order it is about and what it means for it. Events of other kinds mean nothing here. */
-export function checkoutAction(event: Stripe.Event): CheckoutAction {
+function checkoutAction(event: Stripe.Event): CheckoutAction {
   switch (event.type) {
     case 'checkout.session.completed': {
       const session = event.data.object;
@@ -120,7 +120,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookOptions> = 
         request.log.warn({ err: error }, 'Stripe webhook refused: invalid signature');
         return reply.code(400).send({ error: 'Invalid Stripe signature' });
       }
-      // Acted first, recorded after (events.ts): a failure half-way leaves the event unrecorded,
+      // Acted first, recorded after (webhook-events.ts): a failure half-way leaves the event unrecorded,
       // so Stripe's retry carries it out; the actions are idempotent, so a concurrent copy is harmless.
       if (await eventHandled(db, 'stripe', event.id)) return { received: true as const };
       const action = checkoutAction(event);

@@ -4,8 +4,7 @@ import Stripe from 'stripe';
 import { orderMessages } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import { Conflict } from '../../platform/errors.ts';
-import type { PayableOrder, PaymentProvider, ProviderFactory, RefundableOrder } from './provider.ts';
-import { stripeWebhookRoutes } from './stripe-webhook.ts';
+import type { Checkout, PayableOrder, PaymentProvider, RefundableOrder } from './provider.ts';
 
 /** Stripe accepts a Checkout Session expiry from 30 minutes to 24 hours after the session is made. */
 const STRIPE_MIN_SESSION_MS = 30 * 60_000;
@@ -77,23 +76,20 @@ class StripeProvider implements PaymentProvider {
   readonly name = 'stripe' as const;
   private readonly stripe: Stripe;
   private readonly publicUrl: string;
-  private readonly setProviderRef: (orderId: string, ref: string) => Promise<void>;
 
-  constructor(stripe: Stripe, publicUrl: string, setProviderRef: (orderId: string, ref: string) => Promise<void>) {
+  constructor(stripe: Stripe, publicUrl: string) {
     this.stripe = stripe;
     this.publicUrl = publicUrl;
-    this.setProviderRef = setProviderRef;
   }
 
-  async checkoutUrl(order: PayableOrder): Promise<string> {
+  async openCheckout(order: PayableOrder): Promise<Checkout> {
     // Keyed by the order: a retried request (by the SDK or after a lost answer) gets the same session, never a second one.
     const session = await this.stripe.checkout.sessions.create(checkoutSessionParams(order, this.publicUrl), {
       idempotencyKey: `keystore-checkout-${order.id}`,
     });
     if (!session.url) throw new Error(`Stripe answered Checkout Session ${session.id} without a url`);
     // Until the payment intent arrives with the payment, the session is how a refund finds the money.
-    await this.setProviderRef(order.id, session.id);
-    return session.url;
+    return { url: session.url, providerRef: session.id };
   }
 
   async reopenUrl(order: { id: string; providerRef: string | null }): Promise<string> {
@@ -126,9 +122,7 @@ class StripeProvider implements PaymentProvider {
   }
 }
 
-/** Builds the Stripe provider and registers its webhook route. */
-export const createStripeProvider: ProviderFactory = async ({ app, config, database, outcomes }) => {
-  const stripe = stripeClient(config.payments);
-  await app.register(stripeWebhookRoutes, { stripe, webhookSecret: config.payments.stripeWebhookSecret!, db: database.db, outcomes });
-  return new StripeProvider(stripe, config.publicUrl, (orderId, ref) => outcomes.setProviderRef(orderId, ref));
-};
+/** The Stripe provider on a client of its own; its webhook (stripe-webhook.ts) is registered with the orders module. */
+export function createStripeProvider(stripe: Stripe, publicUrl: string): PaymentProvider {
+  return new StripeProvider(stripe, publicUrl);
+}

@@ -15,8 +15,8 @@ export function cardVerdict(cardNumber: string): CardVerdict {
 
 export const testGateway: PaymentProvider = {
   name: 'test',
-  async checkoutUrl(order) {
-    return `/pay/${encodeURIComponent(order.id)}`;
+  async openCheckout(order) {
+    return { url: `/pay/${encodeURIComponent(order.id)}` };
   },
   async reopenUrl(order) {
     return `/pay/${encodeURIComponent(order.id)}`;

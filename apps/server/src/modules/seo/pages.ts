@@ -1,7 +1,9 @@
 import { TOP_SALES_COUNT, type Game, type News } from '@keystore/contract';
 import { STORE_META } from '@keystore/contract/constants';
+import { PAGE_KEYS, PAGES, matchPage, pageModule, type PageKey } from '@keystore/contract/pages';
+import { ID_PATTERN } from '@keystore/contract/text-rules';
 import { HttpError } from '../../platform/errors.ts';
-import type { CatalogService } from '../catalog/service.ts';
+import type { CatalogService } from '../catalog/ports.ts';
 
 /** What the server puts in a page's <head> before the browser app takes over, and the status it answers. */
 export interface PageHead {
@@ -28,89 +30,39 @@ export interface NewsLookup {
   find(id: string): Promise<News | undefined>;
 }
 
-const HOME_ENTRY = 'src/features/home/home-page.tsx';
 // The exact request of the home page's top sales (apps/web/src/features/home/use-top-sales.ts).
-const HOME_PRELOAD: PageHead['preload'] = [{ href: `/api/games?sort=popularity&pageSize=${TOP_SALES_COUNT}`, as: 'fetch' }];
+const HOME_PRELOAD: NonNullable<PageHead['preload']> = [{ href: `/api/games?sort=popularity&pageSize=${TOP_SALES_COUNT}`, as: 'fetch' }];
 
-/** The web app's pages with their own title and description (keep in step with apps/web/src/app/router.tsx). */
-export const STATIC_PAGES: Record<string, Pick<PageHead, 'title' | 'description' | 'entry' | 'preload'> & { indexed: boolean }> = {
-  '/': {
-    title: 'Keystore: digital game keys for PC, Xbox, PlayStation and Nintendo',
-    description: 'Game keys, DLC and gift cards at fair prices in euro, delivered to your library within one business day.',
-    indexed: true,
-    entry: HOME_ENTRY,
-    preload: HOME_PRELOAD,
-  },
-  '/store': {
-    title: 'Store · Keystore',
-    description: 'Browse thousands of game keys, DLC and gift cards. Filter by platform, genre, region and language.',
-    indexed: true,
-    entry: 'src/features/store/store-page.tsx',
-  },
-  '/cart': { title: 'Cart · Keystore', description: 'Your cart at Keystore.', indexed: false, entry: 'src/features/cart/cart-page.tsx' },
-  '/library': { title: 'Library · Keystore', description: 'Your purchased games and their keys.', indexed: false, entry: 'src/features/library/library-page.tsx' },
-  '/support': {
-    title: 'Support · Keystore',
-    description: 'Write to Keystore support or ask our AI assistant about refunds, delivery, payment and keys.',
-    indexed: true,
-    entry: 'src/features/support/support-page.tsx',
-  },
-  '/profile': { title: 'Profile · Keystore', description: 'Your Keystore account.', indexed: false, entry: 'src/features/profile/profile-page.tsx' },
-  '/news': { title: 'News · Keystore', description: 'New arrivals, price drops and store news from Keystore.', indexed: true, entry: 'src/features/news/news-list-page.tsx' },
-  '/admin/news': { title: 'Admin news · Keystore', description: 'Publish store news.', indexed: false, entry: 'src/features/news/admin-news-page.tsx' },
-  '/confirm-email': {
-    title: 'Confirm your email · Keystore',
-    description: 'Confirming the email address of your Keystore account.',
-    indexed: false,
-    entry: 'src/features/auth/confirm-email-page.tsx',
-  },
-  // These two open a dialog over the home page.
-  '/reset-password': { title: 'Reset password · Keystore', description: 'Choose a new password for your Keystore account.', indexed: false, entry: HOME_ENTRY, preload: HOME_PRELOAD },
-  '/login': { title: 'Login · Keystore', description: 'Log in to your Keystore account.', indexed: false, entry: HOME_ENTRY, preload: HOME_PRELOAD },
-  '/terms': { title: 'Terms & Conditions · Keystore', description: 'The terms of sale of Keystore Digital Ltd.', indexed: true, entry: 'src/features/legal/terms-page.tsx' },
-  '/cookie-policy': {
-    title: 'Cookie Policy · Keystore',
-    description: 'Which cookies Keystore uses and how to change your consent.',
-    indexed: true,
-    entry: 'src/features/legal/cookie-policy-page.tsx',
-  },
-  '/privacy-policy': {
-    title: 'Privacy Policy · Keystore',
-    description: 'How Keystore handles your personal data.',
-    indexed: true,
-    entry: 'src/features/legal/privacy-policy-page.tsx',
-  },
-};
+/** What a page asks for at once, beyond its chunk: the home page's list (also under the login and reset dialogs). */
+const PAGE_PRELOADS: Partial<Record<PageKey, PageHead['preload']>> = { home: HOME_PRELOAD, login: HOME_PRELOAD, 'reset-password': HOME_PRELOAD };
 
-const PAY_PAGE = { title: `Payment · ${SITE}`, description: 'Pay for your Keystore order.', entry: 'src/features/payment/pay-page.tsx' };
+/** The pages of the contract's table whose head is the same for every visit: those without a parameter. */
+export const STATIC_PAGES = PAGE_KEYS.filter((key) => !/[:*]/.test(PAGES[key].path));
 
 const NOT_FOUND = { title: `Page not found · ${SITE}`, description: 'This page does not exist. Back to the store.' };
 
-/** The head and status of a page path: 404 for any path the store does not know, and for unknown games. */
+/** The head and status of a page path: 404 for any path the store does not know, and for unknown games and news. */
 export async function pageHead(pathname: string, catalog: CatalogService, publicUrl: string, news?: NewsLookup): Promise<PageHead> {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  const known = STATIC_PAGES[path];
-  if (known) {
-    return { status: 200, title: known.title, description: known.description, path, entry: known.entry, preload: known.preload, noindex: !known.indexed };
-  }
-  // A payment page belongs to one signed-in buyer's order: served (the app checks the order), never indexed.
-  if (/^\/pay\/[A-Za-z0-9_-]{1,64}$/.test(path)) {
-    return { status: 200, ...PAY_PAGE, path, noindex: true };
-  }
-  const newsItem = /^\/news\/([a-z0-9]{1,64})$/.exec(path);
-  if (newsItem && news) {
-    const item = await news.find(newsItem[1]!);
-    if (item) return newsHead(item, path, publicUrl);
-  }
-  const game = /^\/game\/([a-z0-9]{1,64})$/.exec(path);
-  if (game) {
+  const page = matchPage(path);
+  if (!page) return { status: 404, ...NOT_FOUND, path };
+  const { key, params } = page;
+  const entry = pageModule(key);
+  if (key === 'game') {
     try {
-      return gameHead(await catalog.game(game[1]!), path, publicUrl);
+      return { ...gameHead(await catalog.game(params.id!), path, publicUrl), entry };
     } catch (error) {
       if (!(error instanceof HttpError) || error.status !== 404) throw error;
+      return { status: 404, ...NOT_FOUND, path };
     }
   }
-  return { status: 404, ...NOT_FOUND, path };
+  if (key === 'news-item') {
+    const item = ID_PATTERN.test(params.id!) ? await news?.find(params.id!) : undefined;
+    return item ? { ...newsHead(item, path, publicUrl), entry } : { status: 404, ...NOT_FOUND, path };
+  }
+  // Any other page is served as it is; a payment page checks its order itself, for its signed-in buyer.
+  const { title, description, indexed } = PAGES[key];
+  return { status: 200, title, description, path, entry, preload: PAGE_PRELOADS[key], noindex: !indexed };
 }
 
 /** A news item's head: its title, its first words as the description, its cover as the image. */
@@ -121,7 +73,6 @@ function newsHead(item: News, path: string, publicUrl: string): PageHead {
     description: item.content.replace(/\s+/g, ' ').slice(0, 155),
     path,
     type: 'website',
-    entry: 'src/features/news/news-detail-page.tsx',
     ...(item.coverImage ? { image: `${publicUrl}${item.coverImage}` } : {}),
     preload: [{ href: `/api/news/${item._id}`, as: 'fetch' }],
   };
@@ -137,7 +88,6 @@ function gameHead(game: Game, path: string, publicUrl: string): PageHead {
     path,
     image,
     type: 'product',
-    entry: 'src/features/game/game-page.tsx',
     preload: [
       { href: `/api/games/${game._id}`, as: 'fetch' },
       { href: game.coverImage, as: 'image' },

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { CatalogService } from '../catalog/service.ts';
+import { PAGES } from '@keystore/contract/pages';
+import type { CatalogService } from '../catalog/ports.ts';
 import { STATIC_PAGES } from './pages.ts';
 
 /** URLs per sitemap file; the protocol allows 50,000. */
@@ -10,7 +11,7 @@ export const seoRoutes: FastifyPluginAsync<{ catalog: CatalogService; publicUrl:
   app.get('/robots.txt', { schema: { hide: true } }, async (_request, reply) =>
     reply
       .type('text/plain; charset=utf-8')
-      .send(['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /cart', 'Disallow: /profile', 'Disallow: /library', '', `Sitemap: ${publicUrl}/sitemap.xml`, ''].join('\n')),
+      .send(['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /cart', 'Disallow: /profile', 'Disallow: /library', 'Disallow: /admin', '', `Sitemap: ${publicUrl}/sitemap.xml`, ''].join('\n')),
   );
 
   app.get('/sitemap.xml', { schema: { hide: true } }, async (_request, reply) => {
@@ -25,7 +26,7 @@ export const seoRoutes: FastifyPluginAsync<{ catalog: CatalogService; publicUrl:
     const { name } = request.params;
     let paths: string[];
     if (name === 'pages.xml') {
-      paths = Object.entries(STATIC_PAGES).filter(([, page]) => page.indexed).map(([path]) => path);
+      paths = STATIC_PAGES.filter((key) => PAGES[key].indexed).map((key) => PAGES[key].path);
     } else {
       const chunk = /^games-(\d+)\.xml$/.exec(name);
       const n = chunk ? Number(chunk[1]) : 0;

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameListAnswer } from '@keystore/contract';
+import { PAGES, pageModule } from '@keystore/contract/pages';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
+import { STATIC_PAGES } from './pages.ts';
 
 // What a search engine or a link preview sees before any JavaScript runs.
 describe('pages as the server sends them', () => {
@@ -22,7 +24,7 @@ describe('pages as the server sends them', () => {
       JSON.stringify({
         'index.html': { file: 'assets/index-1.js' },
         '_card.js': { file: 'assets/card-1.js', imports: ['index.html'], css: ['assets/card-1.css'] },
-        'src/features/game/game-page.tsx': { file: 'assets/game-page-1.js', imports: ['index.html', '_card.js'] },
+        [pageModule('game')]: { file: 'assets/game-page-1.js', imports: ['index.html', '_card.js'] },
       }),
     );
     t = await buildTestApp({ env: { WEB_DIST: web, PUBLIC_URL: 'https://shop.example', SUPPORT_EMAIL: 'help@shop.example' } });
@@ -36,6 +38,14 @@ describe('pages as the server sends them', () => {
   it('hands every page the support address the shop configured, the one its mails use', async () => {
     for (const url of ['/', '/terms', '/game/no-such-game']) {
       expect((await t.app.inject({ url })).body, url).toContain('<meta name="keystore:support-email" content="help@shop.example" />');
+    }
+  });
+
+  it("serves every page of the contract's table with its title", async () => {
+    for (const key of STATIC_PAGES) {
+      const page = await t.app.inject({ url: PAGES[key].path });
+      expect(page.statusCode, key).toBe(200);
+      expect(page.body, key).toContain(`<title>${PAGES[key].title.replace(/&/g, '&#38;')}</title>`);
     }
   });
 

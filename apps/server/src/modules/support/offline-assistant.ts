@@ -20,7 +20,7 @@ const MIN_SCORE = 0.5;
 const SECOND_SHARE = 0.75;
 
 /** Lowercase words with common English endings removed, so "refunds", "locked", "delivered" meet their keywords. */
-export function stems(text: string): string[] {
+function stems(text: string): string[] {
   return text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ')

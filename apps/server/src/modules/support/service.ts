@@ -2,17 +2,28 @@
 // the store's terms, its FAQ and the customer's recent orders in the system prompt; without one, or
 // when the provider fails, the offline assistant answers from the same FAQ, so the chat always answers.
 import type { FastifyBaseLogger } from 'fastify';
-import { CHAT_CONTEXT_MESSAGES, supportMessages, type ChatMessage, type Order } from '@keystore/contract';
+import {
+  adminMessages,
+  CHAT_CONTEXT_MESSAGES,
+  supportMessages,
+  type AdminSupportList,
+  type AdminSupportMessage,
+  type ChatMessage,
+  type Order,
+  type SupportStatus,
+} from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import type { MailContext } from '../../platform/mail-templates.ts';
+import type { MailContext } from '../../platform/mail/layout.ts';
 import type { Mailer } from '../../platform/mailer.ts';
-import type { AiProvider, ChatMessage as AiMessage } from '../ai/provider.ts';
+import type { AiProvider, ChatMessage as AiMessage } from '../ai/ports.ts';
 import { orderLine, RECENT_ORDERS, type OrdersReader } from './customer-orders.ts';
 import { EMAIL_FORM_HINT, FAQ, STORE_TERMS } from './knowledge.ts';
-import { acknowledgementMail, supportTeamMail } from './mails.ts';
+import { acknowledgementMail, supportReplyMail, supportTeamMail } from '../../platform/mail/support-mails.ts';
+import { recordAudit, type AuditActor } from '../../platform/audit.ts';
+import { NotFound } from '../../platform/errors.ts';
 import { offlineAnswer } from './offline-assistant.ts';
-import { insertSupportMessage, type NewSupportMessage } from './store.ts';
+import { insertSupportMessage, lockSupportMessage, markAnswered, openMessageCount, supportMessagePage, type NewSupportMessage, type SupportMessageRow } from './store.ts';
 
 /** Enough for a few paragraphs; the chat is for short answers. */
 const MAX_ANSWER_TOKENS = 400;
@@ -45,6 +56,34 @@ export class SupportService {
     return supportMessages.feedbackSent;
   }
 
+  /** The support inbox (back office): the form's messages, newest first. */
+  async inbox(status: SupportStatus | undefined, page: number, pageSize: number): Promise<AdminSupportList> {
+    const { rows, total } = await supportMessagePage(this.deps.database.db, status, page, pageSize);
+    return { items: rows.map(toAdminMessage), total, page, pageSize };
+  }
+
+  /**
+   * Answers a message by e-mail to its sender: the mail is written to the outbox, the message marked
+   * answered and the audit record written, in one transaction. A later reply is sent too (a follow-up).
+   */
+  async reply(id: string, reply: string, actor: AuditActor): Promise<AdminSupportMessage> {
+    const answered = await this.deps.database.db.transaction(async (tx) => {
+      const message = await lockSupportMessage(tx, id);
+      if (!message) throw new NotFound(adminMessages.supportMessageNotFound);
+      await this.deps.mailer.enqueue(tx, supportReplyMail(this.mailContext, message, reply));
+      const row = await markAnswered(tx, id, reply, actor.id);
+      await recordAudit(tx, { actor, action: 'support.reply', target: { type: 'support', id }, before: { status: message.status }, after: { status: row.status, reply } });
+      return row;
+    });
+    this.deps.mailer.flush();
+    return toAdminMessage(answered);
+  }
+
+  /** How many form messages wait for an answer (the back office's dashboard). */
+  openCount(): Promise<number> {
+    return openMessageCount(this.deps.database);
+  }
+
   /** The chat's answer to `message`, given the chat so far and, for a signed-in customer, their user id. */
   async chat(message: string, context: readonly ChatMessage[], userId: string | undefined): Promise<string> {
     const orders = userId ? (await this.deps.orders.list(userId)).slice(0, RECENT_ORDERS) : undefined;
@@ -61,7 +100,7 @@ export class SupportService {
 }
 
 /** The conversation sent to the AI provider: the system prompt, the last messages of the chat, the question. */
-export function chatPrompt(message: string, context: readonly ChatMessage[], orders: readonly Order[] | undefined): AiMessage[] {
+function chatPrompt(message: string, context: readonly ChatMessage[], orders: readonly Order[] | undefined): AiMessage[] {
   const history = context.slice(-CHAT_CONTEXT_MESSAGES).map(
     (entry): AiMessage => ({ role: entry.sender === 'user' ? 'user' : 'assistant', content: entry.text }),
   );
@@ -90,4 +129,18 @@ function systemPrompt(orders: readonly Order[] | undefined): string {
     '',
     customer,
   ].join('\n');
+}
+
+function toAdminMessage(row: SupportMessageRow): AdminSupportMessage {
+  return {
+    _id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    email: row.email,
+    name: row.name,
+    title: row.title,
+    message: row.message,
+    status: row.status,
+    reply: row.reply,
+    answeredAt: row.answeredAt?.toISOString() ?? null,
+  };
 }

@@ -5,7 +5,7 @@ import { ImageStore, type StoredImage } from '../../platform/image-store.ts';
 import { toWebp } from '../../platform/images.ts';
 
 /** Avatars are shown at most 128 px wide; 256 px keeps them sharp on high-density screens. */
-export const AVATAR_SIZE = 256;
+const AVATAR_SIZE = 256;
 
 /** Names this store gives avatar files: `<userId>-<random>.webp`. Nothing else is ever read or removed. */
 const AVATAR_FILE = /^[a-z0-9]{1,64}-[a-z0-9]{1,64}\.webp$/;

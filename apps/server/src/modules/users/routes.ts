@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   accountMessages,
   AVATAR_MAX_BYTES,
@@ -12,12 +11,11 @@ import {
   userSchema,
 } from '@keystore/contract';
 import { refusingCommon } from '../../platform/common-passwords.ts';
-import { Invalid, NotFound, Unauthorized } from '../../platform/errors.ts';
+import { Invalid, Unauthorized } from '../../platform/errors.ts';
 import { fileBytes, readingForm } from '../../platform/form-errors.ts';
 import { perUser, type LimitRule } from '../../platform/limits.ts';
-import { imageAnswers, sendImage } from '../../platform/image-store.ts';
+import { registerImageRoute } from '../../platform/image-store.ts';
 import { AVATAR_URL_PREFIX, type UsersService } from './service.ts';
-import { NO_AUTH } from '../../platform/openapi.ts';
 
 /**
  * Guesses of the current password through a stolen session, by a password change or an account
@@ -114,25 +112,14 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
     },
   );
 
-  app.get(
-    `${AVATAR_URL_PREFIX}:file`,
-    {
-      schema: {
-        operationId: 'getAvatar',
-        security: NO_AUTH,
-        tags: ['users'],
-        summary: 'An avatar image (WebP); the URL comes from the user’s `avatar`',
-        params: z.object({ file: z.string().max(200, catalogMessages.notFound) }),
-        response: imageAnswers,
-      },
-    },
-    async (request, reply) => {
-      // Only names this store gives are read, so no path can lead out of the avatar folder.
-      const image = await users.avatars.read(request.params.file);
-      if (!image) throw new NotFound(catalogMessages.notFound);
-      return sendImage(request, reply, image);
-    },
-  );
+  registerImageRoute(app, {
+    prefix: AVATAR_URL_PREFIX,
+    operationId: 'getAvatar',
+    tag: 'users',
+    summary: 'An avatar image (WebP); the URL comes from the user’s `avatar`',
+    notFound: catalogMessages.notFound,
+    read: (file) => users.avatars.read(file),
+  });
 };
 
 /**

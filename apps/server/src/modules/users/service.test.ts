@@ -102,7 +102,10 @@ describe('UsersService', () => {
 
   it('takes the purchase figures and the tier from the orders module once it is there', async () => {
     const heidi = await users.create(account('Heidi'));
-    const purchases: PurchaseStats = { summaryFor: async () => ({ totalSpent: 260.5, totalGames: 7, purchaseHistory: [] }) };
+    const purchases: PurchaseStats = {
+      summaryFor: async () => ({ totalSpent: 260.5, totalGames: 7, purchaseHistory: [] }),
+      figuresFor: async () => new Map(),
+    };
     const withOrders = new UsersService(database, config, purchases);
     expect(await withOrders.profile(heidi)).toMatchObject({ totalSpent: 260.5, totalGames: 7, membership: 'Loot Veteran' });
   });

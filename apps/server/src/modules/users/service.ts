@@ -1,7 +1,8 @@
-import { accountMessages, membershipFor, validationMessages, type PurchaseHistoryEntry, type Role, type User } from '@keystore/contract';
+import { accountMessages, adminMessages, membershipFor, validationMessages, type AdminUser, type AdminUserList, type AdminUserRow, type PurchaseHistoryEntry, type Role, type User } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import { Conflict, HttpError, Invalid, Unauthorized } from '../../platform/errors.ts';
+import { Conflict, HttpError, Invalid, NotFound, Unauthorized } from '../../platform/errors.ts';
+import { adminEmails, changeRole, customerCounts, setBlocked, userPage } from './admin-store.ts';
 import { newId } from '../../platform/ids.ts';
 import { UnreadableImage } from '../../platform/images.ts';
 import { hashPassword, passwordMatches } from '../../platform/passwords.ts';
@@ -27,12 +28,11 @@ export interface PurchaseSummary {
   purchaseHistory: PurchaseHistoryEntry[];
 }
 
-/**
- * Where the profile's purchase figures come from. The orders module (issue 5) implements it and is
- * handed to UsersService; until then every customer has bought nothing, which is the truth.
- */
+/** Where the profile's purchase figures come from (the orders module). */
 export interface PurchaseStats {
   summaryFor(userId: string): Promise<PurchaseSummary>;
+  /** Orders placed and euro paid and kept, per user (the back office's customer table). */
+  figuresFor(userIds: string[]): Promise<Map<string, { orders: number; totalSpent: number }>>;
 }
 
 const NOTHING_BOUGHT: PurchaseSummary = { totalSpent: 0, totalGames: 0, purchaseHistory: [] };
@@ -53,16 +53,12 @@ export const AVATAR_URL_PREFIX = '/media/avatars/';
 export class UsersService {
   readonly avatars: AvatarFiles;
   private readonly database: Database;
-  private purchases: PurchaseStats | undefined;
+  private readonly purchases: PurchaseStats | undefined;
 
+  /** Without `purchases` (tests that only need accounts) every profile shows nothing bought. */
   constructor(database: Database, config: Config, purchases?: PurchaseStats) {
     this.database = database;
     this.avatars = new AvatarFiles(database.db, config.dataDir);
-    this.purchases = purchases;
-  }
-
-  /** Lets the orders module supply the purchase figures once it exists (it is built after this service). */
-  usePurchaseStats(purchases: PurchaseStats): void {
     this.purchases = purchases;
   }
 
@@ -149,8 +145,8 @@ export class UsersService {
 
   /**
    * Deletes the account with its avatar file; sessions, codes and trusted addresses go with the row
-   * (foreign keys cascade), so every token of the account stops working at once. Orders (issue 5)
-   * are kept for the books, anonymised: their reference to the user must be `on delete set null`.
+   * (foreign keys cascade), so every token of the account stops working at once. Orders are kept
+   * for the books, anonymised: their reference to the user is `on delete set null`.
    * Only with the account's password; answers who it was, for the notice mail.
    */
   async deleteAccount(id: string, currentPassword: string): Promise<{ email: string; username: string }> {
@@ -162,6 +158,51 @@ export class UsersService {
     if (!row) throw new Unauthorized(accountMessages.sessionExpired);
     await this.avatars.remove(row.avatar);
     return { email: row.email, username: row.username };
+  }
+
+  /** One page of the back office's customer table: accounts whose e-mail or username contains `q`, newest first. */
+  async adminList(q: string | undefined, page: number, pageSize: number): Promise<AdminUserList> {
+    const { rows, total } = await userPage(this.database.db, q, page, pageSize);
+    const figures = (await this.purchases?.figuresFor(rows.map((row) => row.id))) ?? new Map<string, { orders: number; totalSpent: number }>();
+    return { items: rows.map((row) => adminRow(row, figures.get(row.id))), total, page, pageSize };
+  }
+
+  /** One account as the back office shows it, but its sign-ins (the auth module's). */
+  async adminDetail(id: string): Promise<Omit<AdminUser, 'signIns'>> {
+    const user = await this.findById(id);
+    if (!user) throw new NotFound(adminMessages.userNotFound);
+    const [profile, figures] = await Promise.all([this.profile(user), this.purchases?.figuresFor([id])]);
+    return {
+      ...adminRow(user, figures?.get(id)),
+      totalSpent: profile.totalSpent,
+      emailVerified: user.emailVerifiedAt !== null,
+      membership: profile.membership,
+      purchaseHistory: profile.purchaseHistory,
+    };
+  }
+
+  /** Blocks or unblocks an account; answers it as it was (NotFound when there is none). Ending its sessions is the caller's part. */
+  async setBlocked(id: string, blocked: boolean): Promise<UserRow> {
+    const before = await setBlocked(this.database.db, id, blocked);
+    if (!before) throw new NotFound(adminMessages.userNotFound);
+    return before;
+  }
+
+  /** Changes an account's role, never taking it from the last admin (Conflict); answers it as it was. */
+  async changeRole(id: string, role: Role): Promise<UserRow> {
+    const before = await changeRole(this.database.db, id, role);
+    if (!before) throw new NotFound(adminMessages.userNotFound);
+    return before;
+  }
+
+  /** Where operator alerts go: every admin not blocked. */
+  adminEmails(): Promise<string[]> {
+    return adminEmails(this.database.db);
+  }
+
+  /** Customers in all, and those who signed up in [from, to). */
+  customerCounts(from: Date, to: Date): Promise<{ total: number; new: number }> {
+    return customerCounts(this.database.db, from, to);
   }
 
   /** The user as the API answers it: public avatar URL, purchase figures and the tier they earn. */
@@ -190,4 +231,17 @@ function uniqueViolation(error: unknown): string | undefined {
     if (code === '23505') return typeof constraint === 'string' ? constraint : '';
   }
   return undefined;
+}
+
+function adminRow(user: UserRow, figures: { orders: number; totalSpent: number } | undefined): AdminUserRow {
+  return {
+    _id: user.id,
+    username: user.username,
+    email: user.email,
+    role: user.role,
+    blocked: user.blockedAt !== null,
+    createdAt: user.createdAt.toISOString(),
+    orders: figures?.orders ?? 0,
+    totalSpent: figures?.totalSpent ?? 0,
+  };
 }

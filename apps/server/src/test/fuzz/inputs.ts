@@ -4,7 +4,7 @@
 // run sends the same requests and a failure can be replayed.
 import fc from 'fast-check';
 
-export const FUZZ_SEED = 20_261_112;
+const FUZZ_SEED = 20_261_112;
 
 export const HOSTILE_STRINGS: readonly string[] = [
   '',
@@ -76,7 +76,7 @@ export const URL_VALUES: readonly string[] = [
 ];
 
 /** Percent-encoding that also carries lone surrogates (encodeURIComponent throws on them) as their raw UTF-8 bytes. */
-export function encodeUrlPart(text: string): string {
+function encodeUrlPart(text: string): string {
   try {
     return encodeURIComponent(text);
   } catch {

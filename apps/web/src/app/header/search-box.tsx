@@ -1,13 +1,25 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { QuickSearchHit } from '@keystore/contract';
-import { MAX_SEARCH_LENGTH, SEARCH_DEBOUNCE_MS } from '@keystore/contract/constants';
+import { MAX_SEARCH_LENGTH } from '@keystore/contract/constants';
 import { apiGet } from '../../lib/api.ts';
 import { useDebounced } from '../../lib/use-debounced.ts';
 import { SearchIcon } from '../../ui/icons.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import styles from './search-box.module.css';
+
+/** Typing pauses this long before the quick search asks the server (SPEC §9). */
+const SEARCH_DEBOUNCE_MS = 300;
+
+/** The header's hits for a text (GET /api/games/quick-search); the same text within a minute is not asked again. */
+function quickSearchQuery(query: string) {
+  return queryOptions({
+    queryKey: ['quick-search', query],
+    queryFn: ({ signal }) => apiGet<QuickSearchHit[]>(`/api/games/quick-search?query=${encodeURIComponent(query)}`, { signal }),
+    staleTime: 60_000,
+  });
+}
 
 /**
  * The header search: hits appear as you type (asked 300 ms after typing stops), arrow keys move
@@ -24,12 +36,7 @@ export function SearchBox({ autoFocus = false, onDone }: { autoFocus?: boolean; 
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const query = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
   const typing = text.trim() !== query;
-  const hits = useQuery({
-    queryKey: ['quick-search', query],
-    queryFn: ({ signal }) => apiGet<QuickSearchHit[]>(`/api/games/quick-search?query=${encodeURIComponent(query)}`, { signal }),
-    enabled: query.length > 0,
-    staleTime: 60_000,
-  });
+  const hits = useQuery({ ...quickSearchQuery(query), enabled: query.length > 0 });
   const results = query && !typing ? (hits.data ?? []) : [];
   const loading = text.trim().length > 0 && (typing || hits.isFetching);
   const showList = open && text.trim().length > 0;

@@ -1,7 +1,9 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { messageSchema, sessionSchema } from '@keystore/contract';
 import { currentSession } from '../../lib/session.ts';
-import { json, resetTestState, stubApi, testUser } from '../../test/fixtures.tsx';
+import { answer, testUser } from '../../test/contract-fixtures.ts';
+import { json, networkError, resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { findDialog, renderDialog, toastTexts, typist } from './auth-test-kit.tsx';
 
 const boxes = (dialog: HTMLElement) => within(dialog).getAllByRole('textbox', { name: /^Digit \d of 6$/ }) as HTMLInputElement[];
@@ -54,7 +56,7 @@ describe('the e-mail code dialog', () => {
   });
 
   it('confirms, then opens the login with the e-mail filled in 1.5 s later', async () => {
-    stubApi({ 'POST /api/auth/verify-email': () => json(200, { message: 'Email verified successfully!' }) });
+    stubApi({ 'POST /api/auth/verify-email': () => answer(messageSchema, { message: 'Email verified successfully!' }) });
     renderDialog('confirm', { email: 'player@example.org' });
     const dialog = await findDialog('Confirm your email');
     await enterCode(dialog, '123456');
@@ -67,7 +69,7 @@ describe('the e-mail code dialog', () => {
   });
 
   it('resends the code, then locks Resend for 30 s with a visible countdown', async () => {
-    const calls = stubApi({ 'POST /api/auth/resend-verification': () => json(200, { message: '' }) });
+    const calls = stubApi({ 'POST /api/auth/resend-verification': () => answer(messageSchema, { message: '' }) });
     renderDialog('confirm', { email: 'player@example.org' });
     const dialog = await findDialog('Confirm your email');
     await typist().click(within(dialog).getByRole('button', { name: 'Resend code' }));
@@ -97,7 +99,7 @@ describe('the e-mail code dialog', () => {
   });
 
   it('closes its toasts after 4 s', async () => {
-    stubApi({});
+    stubApi({ 'POST /api/auth/resend-verification': networkError });
     renderDialog('confirm', { email: 'player@example.org' });
     await typist().click(within(await findDialog('Confirm your email')).getByRole('button', { name: 'Resend code' }));
     expect(toastTexts()).toHaveLength(1);
@@ -130,7 +132,7 @@ describe('the new-device dialog', () => {
   });
 
   it('signs in at once and closes 1.5 s later', async () => {
-    const calls = stubApi({ 'POST /api/auth/verify-new-device': () => json(200, { token: 'jwt', user: testUser() }) });
+    const calls = stubApi({ 'POST /api/auth/verify-new-device': () => answer(sessionSchema, { token: 'jwt', user: testUser() }) });
     renderDialog('verifyNewDevice', { email: 'player@example.org' });
     const dialog = await findDialog('Verify new device');
     await enterCode(dialog, '123456');
@@ -144,7 +146,7 @@ describe('the new-device dialog', () => {
   });
 
   it('resends the new-device code with the same countdown', async () => {
-    const calls = stubApi({ 'POST /api/auth/resend-new-device-code': () => json(200, { message: 'A new code is on its way.' }) });
+    const calls = stubApi({ 'POST /api/auth/resend-new-device-code': () => answer(messageSchema, { message: 'A new code is on its way.' }) });
     renderDialog('verifyNewDevice', { email: 'player@example.org' });
     const dialog = await findDialog('Verify new device');
     await typist().click(within(dialog).getByRole('button', { name: 'Resend code' }));

@@ -3,8 +3,10 @@ import { render, screen } from '@testing-library/react';
 import { StrictMode } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
+import { linkVerificationSchema } from '@keystore/contract';
 import { useAuthDialog } from '../../lib/auth-dialog.ts';
-import { json, resetTestState, stubApi } from '../../test/fixtures.tsx';
+import { answer } from '../../test/contract-fixtures.ts';
+import { json, networkError, resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { typist } from './auth-test-kit.tsx';
 import { ConfirmEmailPage } from './confirm-email-page.tsx';
 
@@ -34,7 +36,7 @@ describe('the e-mail confirmation page', () => {
   afterEach(resetTestState);
 
   it('verifies the link once, then Sign in goes home and opens the login', async () => {
-    const calls = stubApi({ 'POST /api/auth/verify-email-from-link': () => json(200, { success: true, message: 'Email verified successfully!' }) });
+    const calls = stubApi({ 'POST /api/auth/verify-email-from-link': () => answer(linkVerificationSchema, { success: true, message: 'Email verified successfully!' }) });
     renderPage('/confirm-email?email=Player%40Example.org&code=123456');
     expect(screen.getByRole('status').textContent).toBe('Verifying your email...');
     expect(await screen.findByRole('heading', { name: 'Email is Verified' })).toBeTruthy();
@@ -53,7 +55,7 @@ describe('the e-mail confirmation page', () => {
   });
 
   it('falls back to a general reason when the server says nothing', async () => {
-    stubApi({});
+    stubApi({ 'POST /api/auth/verify-email-from-link': networkError });
     renderPage('/confirm-email?email=player%40example.org&code=123456');
     expect(await screen.findByRole('heading', { name: 'Verification Failed' })).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toBe('Verification failed. Please try again or contact support.');

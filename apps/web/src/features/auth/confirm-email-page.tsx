@@ -5,7 +5,7 @@ import { normalizeEmail } from '@keystore/contract/rules';
 import { messageOf } from '../../lib/api.ts';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import { Spinner } from '../../ui/spinner.tsx';
-import { verifyEmailFromLink } from './auth-api.ts';
+import { verifyEmailLinkQuery } from './api.ts';
 import styles from './confirm-email-page.module.css';
 
 /** The link of the sign-up e-mail (SPEC §2, /confirm-email?email=…&code=…): verifies and says how it went. */
@@ -15,16 +15,7 @@ export function ConfirmEmailPage() {
   const email = normalizeEmail(params.get('email') ?? '');
   const code = (params.get('code') ?? '').trim();
   const missing = !email ? validationMessages.linkEmailMissing : !code ? validationMessages.linkCodeMissing : undefined;
-  // A query rather than an effect: the code is single use, and the query runs once per link even
-  // when React mounts the page twice (StrictMode) or the user comes back to it.
-  const verification = useQuery({
-    queryKey: ['verify-email-link', email, code],
-    queryFn: () => verifyEmailFromLink(email, code),
-    enabled: !missing,
-    retry: false,
-    staleTime: Infinity,
-    gcTime: Infinity,
-  });
+  const verification = useQuery({ ...verifyEmailLinkQuery(email, code), enabled: !missing });
 
   if (!missing && verification.isPending) {
     return (

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { FORGOT_CLOSE_MS } from '@keystore/contract/constants';
 import { accountMessages, accountUiMessages } from '@keystore/contract/messages';
 import { emailProblem, normalizeEmail } from '@keystore/contract/rules';
+import { byRule } from '../../lib/form-rules.ts';
 import { closeAuthDialog, openAuthDialog } from '../../lib/auth-dialog.ts';
 import { showToast } from '../../ui/toasts.tsx';
-import { forgotPassword } from './auth-api.ts';
+import { useForgotPassword } from './api.ts';
+import { FORGOT_CLOSE_MS } from './delays.ts';
 import { TextField } from './text-field.tsx';
 import { useLater } from './use-later.ts';
 import styles from './auth-modal.module.css';
@@ -16,11 +17,12 @@ export function ForgotDialog({ email = '' }: { email?: string }) {
   const [failure, setFailure] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const later = useLater();
+  const forgotPassword = useForgotPassword();
 
   const submit = handleSubmit(async (values) => {
     setFailure(null);
     try {
-      const answer = await forgotPassword(values.email);
+      const answer = await forgotPassword.mutateAsync(values.email);
       showToast(answer.message || accountMessages.recoveryEmailSent);
       setSent(true);
       later(closeAuthDialog, FORGOT_CLOSE_MS);
@@ -36,7 +38,7 @@ export function ForgotDialog({ email = '' }: { email?: string }) {
         label="Email"
         type="email"
         autoComplete="email"
-        registration={register('email', { validate: (value) => emailProblem(value) ?? true })}
+        registration={register('email', { validate: byRule(emailProblem) })}
         error={formState.errors.email?.message}
       />
       {failure && (

@@ -1,7 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loginAnswerSchema, messageSchema } from '@keystore/contract';
 import { currentSession } from '../../lib/session.ts';
-import { json, resetTestState, stubApi, testUser } from '../../test/fixtures.tsx';
+import { answer, testUser } from '../../test/contract-fixtures.ts';
+import { json, networkError, resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { findDialog, renderDialog, toastTexts, typist } from './auth-test-kit.tsx';
 
 const describedText = (field: HTMLElement) => document.getElementById(field.getAttribute('aria-describedby') ?? '')?.textContent;
@@ -30,7 +32,7 @@ describe('the login dialog', () => {
   });
 
   it('signs in with the e-mail lowercased and closes', async () => {
-    const calls = stubApi({ 'POST /api/auth/login': () => json(200, { token: 'jwt', user: testUser() }) });
+    const calls = stubApi({ 'POST /api/auth/login': () => answer(loginAnswerSchema, { token: 'jwt', user: testUser() }) });
     const type = typist();
     renderDialog('login');
     const dialog = await findDialog('Login');
@@ -57,7 +59,7 @@ describe('the login dialog', () => {
 
   it('asks for the new-device code when the server wants two-factor', async () => {
     const message = 'You are signing in from a new device. We sent a 6-digit code to your email.';
-    stubApi({ 'POST /api/auth/login': () => json(200, { twoFactorRequired: true, message }) });
+    stubApi({ 'POST /api/auth/login': () => answer(loginAnswerSchema, { twoFactorRequired: true, message }) });
     const type = typist();
     renderDialog('login', { email: 'player@example.org' });
     await type.type(within(await findDialog('Login')).getByLabelText('Password'), 'Secret1{Enter}');
@@ -70,7 +72,7 @@ describe('the login dialog', () => {
   it('offers to resend the verification e-mail to an unverified account, then asks for the code', async () => {
     const calls = stubApi({
       'POST /api/auth/login': () => json(403, { error: 'Please verify your email' }),
-      'POST /api/auth/resend-verification': () => json(200, { message: 'Verification code resent successfully!' }),
+      'POST /api/auth/resend-verification': () => answer(messageSchema, { message: 'Verification code resent successfully!' }),
     });
     const type = typist();
     renderDialog('login', { email: 'Player@example.org' });
@@ -86,7 +88,7 @@ describe('the login dialog', () => {
   });
 
   it('says so in a toast when the verification e-mail cannot be resent', async () => {
-    stubApi({ 'POST /api/auth/login': () => json(403, { error: 'Please verify your email' }) });
+    stubApi({ 'POST /api/auth/login': () => json(403, { error: 'Please verify your email' }), 'POST /api/auth/resend-verification': networkError });
     const type = typist();
     renderDialog('login', { email: 'player@example.org' });
     const dialog = await findDialog('Login');

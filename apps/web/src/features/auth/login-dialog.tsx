@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { accountMessages, accountUiMessages, validationMessages } from '@keystore/contract/messages';
 import { emailProblem, normalizeEmail } from '@keystore/contract/rules';
+import { byRule } from '../../lib/form-rules.ts';
 import { openAuthDialog, closeAuthDialog } from '../../lib/auth-dialog.ts';
 import { ApiError } from '../../lib/api.ts';
 import { signIn } from '../../lib/session.ts';
 import { showToast } from '../../ui/toasts.tsx';
-import { login, resendVerification } from './auth-api.ts';
+import { useLogin, useResendVerification } from './api.ts';
 import { TextField } from './text-field.tsx';
 import styles from './auth-modal.module.css';
 
@@ -21,12 +22,13 @@ export function LoginDialog({ email = '' }: { email?: string }) {
   const { errors, isSubmitting } = formState;
   /** The e-mail the server says is not verified yet: the notice replaces the password error. */
   const [unverified, setUnverified] = useState<string | null>(null);
-  const [resending, setResending] = useState(false);
+  const login = useLogin();
+  const resendVerification = useResendVerification();
 
   const submit = handleSubmit(async ({ email, password }) => {
     setUnverified(null);
     try {
-      const answer = await login(email, password);
+      const answer = await login.mutateAsync({ email, password });
       if ('twoFactorRequired' in answer) return openAuthDialog('verifyNewDevice', { email: normalizeEmail(email) });
       signIn(answer.token, answer.user);
       closeAuthDialog();
@@ -36,17 +38,16 @@ export function LoginDialog({ email = '' }: { email?: string }) {
     }
   });
 
-  const resend = async (address: string) => {
-    setResending(true);
-    try {
-      await resendVerification(address);
-      showToast(accountMessages.verificationEmailResent);
-      openAuthDialog('confirm', { email: address });
-    } catch {
-      showToast(accountUiMessages.resendVerificationFailed, 'error');
-      setResending(false);
-    }
-  };
+  const resend = (address: string) =>
+    resendVerification.mutate(address, {
+      onSuccess: () => {
+        showToast(accountMessages.verificationEmailResent);
+        openAuthDialog('confirm', { email: address });
+      },
+      onError: () => showToast(accountUiMessages.resendVerificationFailed, 'error'),
+    });
+  // Still busy once sent: the code dialog is opening.
+  const resending = resendVerification.isPending || resendVerification.isSuccess;
 
   return (
     <form className={styles.form} onSubmit={submit} noValidate>
@@ -54,7 +55,7 @@ export function LoginDialog({ email = '' }: { email?: string }) {
         label="Email"
         type="email"
         autoComplete="email"
-        registration={register('email', { validate: (value) => emailProblem(value) ?? true })}
+        registration={register('email', { validate: byRule(emailProblem) })}
         error={errors.email?.message}
       />
       <TextField
@@ -68,7 +69,7 @@ export function LoginDialog({ email = '' }: { email?: string }) {
         <div className={styles.notice} role="alert">
           <p>{accountMessages.verifyEmailFirst}</p>
           <div className={styles.links}>
-            <button type="button" className={styles.link} disabled={resending} onClick={() => void resend(unverified)}>
+            <button type="button" className={styles.link} disabled={resending} onClick={() => resend(unverified)}>
               Resend verification email?
             </button>
             <button type="button" className={styles.link} onClick={() => openAuthDialog('confirm', { email: unverified })}>

@@ -1,10 +1,10 @@
-import { SUCCESS_TO_LOGIN_MS } from '@keystore/contract/constants';
 import { accountMessages } from '@keystore/contract/messages';
 import { closeAuthDialog } from '../../lib/auth-dialog.ts';
 import { signIn } from '../../lib/session.ts';
 import { showToast } from '../../ui/toasts.tsx';
-import { resendNewDeviceCode, verifyNewDevice } from './auth-api.ts';
+import { useResendNewDeviceCode, useVerifyNewDevice } from './api.ts';
 import { CodeForm } from './code-form.tsx';
+import { SUCCESS_TO_LOGIN_MS } from './delays.ts';
 import { ResendCode } from './resend-code.tsx';
 import { useLater } from './use-later.ts';
 import styles from './auth-modal.module.css';
@@ -12,8 +12,10 @@ import styles from './auth-modal.module.css';
 /** The new-device check (SPEC §2, §4): a login from an IP the account has not used asks for an e-mailed code. */
 export function NewDeviceDialog({ email }: { email: string }) {
   const later = useLater();
+  const verifyNewDevice = useVerifyNewDevice();
+  const resendNewDeviceCode = useResendNewDeviceCode();
   const verify = async (code: string) => {
-    const session = await verifyNewDevice(email, code);
+    const session = await verifyNewDevice.mutateAsync({ email, code });
     showToast(accountMessages.newDeviceVerified);
     signIn(session.token, session.user);
     later(closeAuthDialog, SUCCESS_TO_LOGIN_MS);
@@ -25,7 +27,7 @@ export function NewDeviceDialog({ email }: { email: string }) {
         it to confirm it is you.
       </p>
       <CodeForm verify={verify} clearOnError />
-      <ResendCode resend={() => resendNewDeviceCode(email)} />
+      <ResendCode resend={() => resendNewDeviceCode.mutateAsync(email)} />
     </div>
   );
 }

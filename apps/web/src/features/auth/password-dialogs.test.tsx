@@ -1,5 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { messageSchema } from '@keystore/contract';
+import { answer } from '../../test/contract-fixtures.ts';
 import { json, resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { findDialog, renderDialog, toastTexts, typist } from './auth-test-kit.tsx';
 
@@ -11,7 +13,7 @@ describe('the forgot-password dialog', () => {
   afterEach(resetTestState);
 
   it('sends the recovery e-mail and closes 2 s later', async () => {
-    const calls = stubApi({ 'POST /api/auth/forgot-password': () => json(200, { message: '' }) });
+    const calls = stubApi({ 'POST /api/auth/forgot-password': () => answer(messageSchema, { message: '' }) });
     renderDialog('forgot');
     const dialog = await findDialog('Forgot password');
     const type = typist();
@@ -108,7 +110,7 @@ describe('the reset-password dialog', () => {
   });
 
   it('changes the password, shows the success screen, and Sign In opens the login', async () => {
-    const calls = stubApi({ 'POST /api/auth/reset-password': () => json(200, { message: 'Password changed successfully.' }) });
+    const calls = stubApi({ 'POST /api/auth/reset-password': () => answer(messageSchema, { message: 'Password changed successfully.' }) });
     renderDialog('reset-password', { email: 'player@example.org', token: 't0k3n' });
     const dialog = await findDialog('Reset password');
     const type = typist();

@@ -1,13 +1,15 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { availabilitySchema, messageSchema } from '@keystore/contract';
+import { answer } from '../../test/contract-fixtures.ts';
 import { json, resetTestState, stubApi, type ApiRoutes } from '../../test/fixtures.tsx';
 import { findDialog, renderDialog, typist } from './auth-test-kit.tsx';
 import { AVAILABILITY_DEBOUNCE_MS } from './use-availability.ts';
 
 const describedText = (field: HTMLElement) => document.getElementById(field.getAttribute('aria-describedby') ?? '')?.textContent;
 const free: ApiRoutes = {
-  'POST /api/auth/check-username': () => json(200, { available: true }),
-  'POST /api/auth/check-email': () => json(200, { available: true }),
+  'POST /api/auth/check-username': () => answer(availabilitySchema, { available: true }),
+  'POST /api/auth/check-email': () => answer(availabilitySchema, { available: true }),
 };
 
 async function fillIn(values: { username?: string; email?: string; password?: string; confirm?: string; terms?: boolean }) {
@@ -50,8 +52,8 @@ describe('the sign-up dialog', () => {
 
   it('says when the username or e-mail is taken, once typing pauses', async () => {
     const calls = stubApi({
-      'POST /api/auth/check-username': ({ body }) => json(200, { available: (body as { username: string }).username !== 'keymaster' }),
-      'POST /api/auth/check-email': () => json(200, { available: false }),
+      'POST /api/auth/check-username': ({ body }) => answer(availabilitySchema, { available: (body as { username: string }).username !== 'keymaster' }),
+      'POST /api/auth/check-email': () => answer(availabilitySchema, { available: false }),
     });
     renderDialog('signup');
     const { field } = await fillIn({ username: 'keymaster', email: 'Player@Example.org' });
@@ -75,7 +77,7 @@ describe('the sign-up dialog', () => {
   });
 
   it('registers and asks for the code sent to the e-mail', async () => {
-    const calls = stubApi({ ...free, 'POST /api/auth/register': () => json(201, { message: 'Registration successful.' }) });
+    const calls = stubApi({ ...free, 'POST /api/auth/register': () => answer(messageSchema, { message: 'Registration successful.' }, 201) });
     renderDialog('signup');
     const { type, dialog } = await fillIn({ username: ' newplayer ', email: 'New@Example.org', password: 'Secret1', confirm: 'Secret1', terms: true });
     await type.click(within(dialog).getByRole('button', { name: 'Sign Up' }));
@@ -86,7 +88,7 @@ describe('the sign-up dialog', () => {
 
   it('takes a long passphrase without an uppercase letter (decision 017)', async () => {
     const passphrase = 'correct horse battery staple';
-    const calls = stubApi({ ...free, 'POST /api/auth/register': () => json(201, { message: 'Registration successful.' }) });
+    const calls = stubApi({ ...free, 'POST /api/auth/register': () => answer(messageSchema, { message: 'Registration successful.' }, 201) });
     renderDialog('signup');
     const { type, dialog, field } = await fillIn({ username: 'newplayer', email: 'new@example.org', password: passphrase, confirm: passphrase, terms: true });
     expect(describedText(field('Password'))).toBeUndefined();

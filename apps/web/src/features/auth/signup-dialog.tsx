@@ -3,8 +3,9 @@ import { useForm, useWatch } from 'react-hook-form';
 import { accountUiMessages, validationMessages } from '@keystore/contract/messages';
 import { emailProblem, normalizeEmail, passwordProblem, usernameProblem } from '@keystore/contract/rules';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
-import { messageOf } from '../../lib/api.ts';
-import { emailAvailability, register as registerAccount, usernameAvailability } from './auth-api.ts';
+import { byRule, showPasswordRefusal } from '../../lib/form-rules.ts';
+import { emailAvailability, usernameAvailability, useRegister } from './api.ts';
+import { NewPasswordFields } from './new-password-fields.tsx';
 import { TextField } from './text-field.tsx';
 import { useAvailability } from './use-availability.ts';
 import styles from './auth-modal.module.css';
@@ -41,6 +42,7 @@ export function SignupDialog() {
   });
   const { errors, dirtyFields, isSubmitted, isSubmitting } = formState;
   const [failure, setFailure] = useState<string | null>(null);
+  const registerAccount = useRegister();
   const termsErrorId = useId();
   const [username, email] = useWatch({ control, name: ['username', 'email'] });
   const usernameFree = useAvailability('username', username, USERNAME_CHECK);
@@ -53,13 +55,10 @@ export function SignupDialog() {
     if (emailTaken) setError('email', { message: emailTaken }, { shouldFocus: !usernameTaken });
     if (usernameTaken || emailTaken) return;
     try {
-      await registerAccount(values.username, values.email, values.password);
+      await registerAccount.mutateAsync({ username: values.username, email: values.email, password: values.password });
       openAuthDialog('confirm', { email: normalizeEmail(values.email) });
     } catch (error) {
-      const message = messageOf(error, accountUiMessages.registrationFailed);
-      // The one password rule only the server checks: shown under the field like the others.
-      if (message === validationMessages.passwordCommon) setError('password', { message }, { shouldFocus: true });
-      else setFailure(message);
+      showPasswordRefusal(error, accountUiMessages.registrationFailed, { underPassword: (message) => setError('password', { message }, { shouldFocus: true }), alert: setFailure });
     }
   });
 
@@ -68,32 +67,23 @@ export function SignupDialog() {
       <TextField
         label="Username"
         autoComplete="username"
-        registration={register('username', { validate: (value) => usernameProblem(value) ?? true })}
+        registration={register('username', { validate: byRule(usernameProblem) })}
         error={errors.username?.message ?? usernameFree.message}
       />
       <TextField
         label="Email"
         type="email"
         autoComplete="email"
-        registration={register('email', { validate: (value) => emailProblem(value) ?? true })}
+        registration={register('email', { validate: byRule(emailProblem) })}
         error={errors.email?.message ?? emailFree.message}
       />
-      <TextField
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        registration={register('password', { validate: (value) => passwordProblem(value) ?? true, deps: ['confirmPassword'] })}
-        error={errors.password?.message}
-      />
-      <TextField
-        label="Confirm password"
-        type="password"
-        autoComplete="new-password"
-        registration={register('confirmPassword', {
-          validate: (value, values) => value === values.password || validationMessages.passwordsDiffer,
-        })}
-        // Re-checked as the password changes, but only shown once the user has typed here or submitted.
-        error={dirtyFields.confirmPassword || isSubmitted ? errors.confirmPassword?.message : undefined}
+      <NewPasswordFields
+        register={register}
+        errors={errors}
+        labels={{ password: 'Password', confirm: 'Confirm password' }}
+        rule={passwordProblem}
+        differ={validationMessages.passwordsDiffer}
+        showConfirmError={dirtyFields.confirmPassword === true || isSubmitted}
       />
       <div className={styles.field}>
         <label className={styles.check}>

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Availability } from '@keystore/contract';
 import type { Problem } from '@keystore/contract/rules';
 import { ApiError } from '../../lib/api.ts';
@@ -25,12 +25,8 @@ export function useAvailability(kind: string, value: string, check: Availability
   const client = useQueryClient();
   const settled = check.normalize(useDebounced(value, AVAILABILITY_DEBOUNCE_MS));
   const current = check.normalize(value);
-  const options = (candidate: string) => ({
-    queryKey: ['availability', kind, candidate],
-    queryFn: () => check.ask(candidate),
-    retry: false,
-    staleTime: 30_000,
-  });
+  const options = (candidate: string) =>
+    queryOptions({ queryKey: ['availability', kind, candidate], queryFn: () => check.ask(candidate), retry: false, staleTime: 30_000 });
   const query = useQuery({ ...options(settled), enabled: settled !== '' && !check.problem(settled) });
   const messageFor = (answer: Availability | undefined, error: unknown): string | undefined => {
     // A 400 carries the server's rule message (a rule it knows and this form does not); anything else is a failed check.

@@ -1,9 +1,11 @@
 import { Link } from 'react-router';
-import { DEFAULT_REGION } from '@keystore/contract/constants';
 import type { CartItem } from '../../lib/cart.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { QuantityControl } from '../../ui/quantity-control.tsx';
 import styles from './cart-page.module.css';
+
+/** The region shown for a game listed without one. */
+const DEFAULT_REGION = 'Global';
 
 interface CartLineProps {
   item: CartItem;

@@ -4,22 +4,15 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addToCart, clearCart, setCartQuantity, useCart, type CartItem } from '../../lib/cart.ts';
 import { signIn } from '../../lib/session.ts';
-import { AuthDialogProbe, json, openAuthDialogView, resetTestState, stubApi, testUser } from '../../test/fixtures.tsx';
+import { testCartGame, testCreatedOrder, testUser } from '../../test/contract-fixtures.ts';
+import { AuthDialogProbe, json, openAuthDialogView, renderWithQueries, resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { Toasts } from '../../ui/toasts.tsx';
 import { CartPage } from './cart-page.tsx';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-const game = (id: string, title: string, price: number, originalPrice: number | null, region = 'Europe'): CartItem['game'] => ({
-  _id: id,
-  title,
-  image: `/media/covers/${id}.svg`,
-  platform: 'Steam',
-  region,
-  price,
-  originalPrice,
-  type: 'Games',
-});
+const game = (id: string, title: string, price: number, originalPrice: number | null, region = 'Europe'): CartItem['game'] =>
+  testCartGame({ _id: id, title, image: `/media/covers/${id}.svg`, platform: 'Steam', region, price, originalPrice, type: 'Games' });
 
 /** Stands in for the payment page: how many lines the cart still holds. */
 function PayProbe() {
@@ -28,7 +21,7 @@ function PayProbe() {
 }
 
 function renderCart() {
-  return render(
+  return renderWithQueries(
     <MemoryRouter initialEntries={['/cart']}>
       <Routes>
         <Route path="/cart" element={<CartPage />} />
@@ -148,7 +141,7 @@ describe('CartPage', () => {
   });
 
   it('alerts until the terms are accepted, then places the order and opens its payment page', async () => {
-    const calls = stubApi({ 'POST /api/orders': () => json(201, { order: { _id: 'o1' }, paymentUrl: '/pay/o1' }) });
+    const calls = stubApi({ 'POST /api/orders': () => json(201, testCreatedOrder()) });
     act(() => signIn('token-1', testUser()));
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     act(() => addToCart(game('a', 'Elden Ring', 41.99, 59.99)));
@@ -180,7 +173,7 @@ describe('CartPage', () => {
       'POST /api/orders': () => {
         answers += 1;
         if (answers < 3) throw new TypeError('Failed to fetch');
-        return json(201, { order: { _id: 'o1' }, paymentUrl: '/pay/o1' });
+        return json(201, testCreatedOrder());
       },
     });
     act(() => {
@@ -209,7 +202,7 @@ describe('CartPage', () => {
       'POST /api/orders': () => {
         answers += 1;
         if (answers === 1) return json(503, { error: 'The store is busy, try again in a moment' }, { 'Retry-After': '0' });
-        return json(201, { order: { _id: 'o1' }, paymentUrl: '/pay/o1' });
+        return json(201, testCreatedOrder());
       },
     });
     act(() => {

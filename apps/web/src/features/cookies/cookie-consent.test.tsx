@@ -1,16 +1,20 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STORAGE_KEYS } from '@keystore/contract/constants';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { publicConfigSchema } from '@keystore/contract';
 import { readStoredConsent, syncConsentFromStorage } from '../../lib/consent.ts';
+import { STORAGE_KEYS } from '../../lib/storage-keys.ts';
+import { answer } from '../../test/contract-fixtures.ts';
+import { resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { CookieConsent } from './cookie-consent.tsx';
 
 const SCRIPT = 'https://stats.example/script.js';
 
+/** Renders the dialog over a page; the API configures an analytics script. Answers the requests made. */
 function renderConsent() {
-  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ analyticsScriptUrl: SCRIPT }), { status: 200 })));
+  const calls = stubApi({ 'GET /api/config': () => answer(publicConfigSchema, { analyticsScriptUrl: SCRIPT }) });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
@@ -20,6 +24,7 @@ function renderConsent() {
       </MemoryRouter>
     </QueryClientProvider>,
   );
+  return calls;
 }
 
 const dialog = () => screen.queryByRole('dialog', { name: 'Cookies on Keystore' });
@@ -31,8 +36,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
+  resetTestState();
   analyticsScripts().forEach((script) => script.remove());
 });
 
@@ -84,13 +88,13 @@ describe('the cookie consent dialog', () => {
 
   it('asks the server for the analytics configuration only once statistics are allowed', async () => {
     const user = userEvent.setup();
-    renderConsent();
+    const calls = renderConsent();
     await user.click(screen.getByRole('button', { name: 'Deny' }));
-    expect(fetch).not.toHaveBeenCalled();
+    expect(calls).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: 'Cookie settings' }));
     await user.click(screen.getByRole('button', { name: 'Allow all' }));
-    await waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
-    expect(String(vi.mocked(fetch).mock.calls[0]![0])).toContain('/api/config');
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]!.route).toBe('GET /api/config');
   });
 
   it('Allow selection stores only the switched-on categories', async () => {

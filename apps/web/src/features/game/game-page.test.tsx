@@ -1,34 +1,25 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Game } from '@keystore/contract';
-import { closeAuthDialog, useAuthDialog } from '../../lib/auth-dialog.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useAuthDialog } from '../../lib/auth-dialog.ts';
 import { clearCart } from '../../lib/cart.ts';
+import { testGame } from '../../test/contract-fixtures.ts';
+import { json, resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { GamePage } from './game-page.tsx';
 
-const game: Game = {
-  _id: 'g1',
+const game = testGame({
   title: 'Ghost of Tsushima',
-  image: '/media/covers/g1.svg',
-  coverImage: '/media/covers/g1.svg',
   platform: 'PS4',
   price: 29.99,
   originalPrice: 39.99,
-  type: 'Games',
-  genre: [],
   region: '',
-  languages: [],
-  pegi: 0,
   stock: 12,
-  createdAt: '2026-01-01T00:00:00Z',
-  description: null,
-  systemRequirements: null,
-  releaseDate: null,
-};
+});
 
-function answer(status: number, body: unknown) {
-  vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })));
+/** The API's answer to the game's page, whichever game it asks for. */
+function answer(status: number, body: unknown, id = 'g1') {
+  stubApi({ [`GET /api/games/${id}`]: () => json(status, body) });
 }
 
 function renderPage(id = 'g1') {
@@ -57,10 +48,8 @@ const infoValue = (label: string) => screen.getByText(label, { selector: 'dt' })
 
 describe('the game page', () => {
   afterEach(() => {
-    cleanup();
-    closeAuthDialog();
+    resetTestState();
     clearCart();
-    vi.unstubAllGlobals();
   });
 
   it('fills what the supplier left empty with the defaults and names the tab', async () => {
@@ -88,7 +77,7 @@ describe('the game page', () => {
   });
 
   it('shows the real values, the crossed-out original price and the cart controls', async () => {
-    answer(200, { ...game, region: 'Europe', languages: ['English', 'German'], pegi: 16, genre: ['Action'] });
+    answer(200, testGame({ ...game, region: 'Europe', languages: ['English', 'German'], pegi: 16, genre: ['Action'] }));
     renderPage();
     await screen.findByRole('heading', { level: 1 });
     expect(infoValue('Region')).toBe('Europe');
@@ -107,7 +96,7 @@ describe('the game page', () => {
   });
 
   it('disables buying when no keys are left', async () => {
-    answer(200, { ...game, stock: 0 });
+    answer(200, testGame({ ...game, stock: 0 }));
     renderPage();
     expect(await screen.findByText('Out of stock')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Add to cart' }) as HTMLButtonElement).disabled).toBe(true);
@@ -115,7 +104,7 @@ describe('the game page', () => {
   });
 
   it("says 'Game not found' for an unknown id and leads back to the store", async () => {
-    answer(404, { error: 'Game not found' });
+    answer(404, { error: 'Game not found' }, 'nope');
     renderPage('nope');
     expect(await screen.findByRole('heading', { name: 'Error' })).toBeTruthy();
     expect(screen.getByText('Game not found')).toBeTruthy();

@@ -8,7 +8,7 @@ import { GameError } from './game-error.tsx';
 import { infoRows } from './game-info.ts';
 import { GameSkeleton } from './game-skeleton.tsx';
 import { PurchasePanel } from './purchase-panel.tsx';
-import { useGame } from './use-game.ts';
+import { useGame } from './api.ts';
 import styles from './game-layout.module.css';
 import { catalogMessages } from '@keystore/contract/messages';
 

@@ -2,7 +2,7 @@ import { useDeferredValue } from 'react';
 import { Link } from 'react-router';
 import { TOP_SALES_COUNT } from '@keystore/contract/constants';
 import { GameCard } from '../../ui/game-card.tsx';
-import { useTopSales } from './use-top-sales.ts';
+import { useTopSales } from './api.ts';
 import styles from './top-sales.module.css';
 
 /** 'Top sales': the ten most popular games as cards, with a link on to the whole catalogue. */

@@ -1,6 +1,10 @@
 import { useEffect, useRef, useState, type FocusEvent, type MouseEvent, type PointerEvent } from 'react';
-import { CAROUSEL_ADVANCE_MS, CAROUSEL_SWIPE_PX } from '@keystore/contract/constants';
 import { usePrefersReducedMotion } from './use-reduced-motion.ts';
+
+/** The carousel moves on by itself this often (SPEC §9)… */
+const CAROUSEL_ADVANCE_MS = 5000;
+/** …and a swipe longer than this turns it. */
+const CAROUSEL_SWIPE_PX = 50;
 
 /**
  * The state of a rotating carousel of `count` slides: the current slide, auto-advance every

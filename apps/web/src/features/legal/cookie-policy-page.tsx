@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { COOKIE_CONSENT_DAYS, STORAGE_KEYS } from '@keystore/contract/constants';
-import { appConfigQuery } from '../../lib/consent.ts';
+import { appConfigQuery, COOKIE_CONSENT_DAYS } from '../../lib/consent.ts';
+import { STORAGE_KEYS } from '../../lib/storage-keys.ts';
 import { ConsentStatus } from './consent-status.tsx';
 import { COMPANY, LEGAL_UPDATED } from './legal-facts.ts';
 import { LegalPage, LegalTable, SupportEmail, type LegalSection } from './legal-page.tsx';

@@ -3,10 +3,12 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '@keystore/contract/constants';
+import { purchaseKeySchema } from '@keystore/contract';
 import { addToCart, clearCart, type CartItem } from '../../lib/cart.ts';
 import { signIn } from '../../lib/session.ts';
-import { AuthDialogProbe, json, resetTestState, restoringSession, stubApi, testUser } from '../../test/fixtures.tsx';
+import { STORAGE_KEYS } from '../../lib/storage-keys.ts';
+import { answer, testGameListItem, testOrder, testOrderLine, testPurchase, testUser } from '../../test/contract-fixtures.ts';
+import { AuthDialogProbe, json, networkError, resetTestState, restoringSession, stubApi } from '../../test/fixtures.tsx';
 import { LibraryPage } from './library-page.tsx';
 
 function renderLibrary(path = '/library') {
@@ -21,12 +23,7 @@ function renderLibrary(path = '/library') {
   );
 }
 
-const purchase = {
-  _id: 'k1',
-  orderId: 'o1',
-  purchasedAt: '2026-11-22T08:00:00Z',
-  product: { _id: 'g1', title: 'Hades', image: '/media/covers/g1.svg', platform: 'Steam', region: '', price: 12.5, originalPrice: null, type: 'Games', stock: 3, createdAt: '2026-01-01T00:00:00Z' },
-};
+const purchase = testPurchase({ product: testGameListItem({ platform: 'Steam', region: '', price: 12.5, stock: 3 }) });
 
 afterEach(() => {
   resetTestState();
@@ -59,7 +56,7 @@ describe('the library', () => {
   });
 
   it('shows a placeholder, not the welcome, while a stored session is checked', async () => {
-    const answer = restoringSession();
+    const answer = restoringSession({ 'GET /api/purchases': networkError });
     renderLibrary();
     expect(screen.getByText('Loading your library')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Create Account' })).toBeNull();
@@ -72,7 +69,7 @@ describe('the library', () => {
     const user = userEvent.setup();
     const calls = stubApi({
       'GET /api/purchases': () => json(200, [purchase]),
-      'GET /api/purchases/k1/key': () => json(200, { key: 'DEMO-ABCD-1234' }),
+      'GET /api/purchases/k1/key': () => answer(purchaseKeySchema, { key: 'DEMO-ABCD-1234' }),
     });
     act(() => signIn('token-1', testUser()));
     renderLibrary();
@@ -93,7 +90,7 @@ describe('the library', () => {
     let delivered = false;
     stubApi({
       'GET /api/purchases': () => json(200, delivered ? [purchase] : []),
-      'GET /api/orders/o1': () => json(200, { _id: 'o1', status: 'Paid', deliveryStatus: delivered ? 'Delivered' : 'Pending', lines: [] }),
+      'GET /api/orders/o1': () => json(200, testOrder({ status: 'Paid', deliveryStatus: delivered ? 'Delivered' : 'Pending', lines: [] })),
     });
     act(() => signIn('token-1', testUser()));
     renderLibrary('/library?order=o1');
@@ -106,7 +103,7 @@ describe('the library', () => {
   it("takes a paid order's games out of the cart, and only those (Stripe's page sends the buyer straight here)", async () => {
     stubApi({
       'GET /api/purchases': () => json(200, [purchase]),
-      'GET /api/orders/o1': () => json(200, { _id: 'o1', status: 'Paid', deliveryStatus: 'Delivered', lines: [{ gameId: 'g1', quantity: 1 }] }),
+      'GET /api/orders/o1': () => json(200, testOrder({ status: 'Paid', deliveryStatus: 'Delivered', lines: [testOrderLine({ gameId: 'g1', quantity: 1 })] })),
     });
     act(() => {
       signIn('token-1', testUser());

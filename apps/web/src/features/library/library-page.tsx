@@ -1,5 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
 import { useSession } from '../../lib/session.ts';
+import { PageSkeleton } from '../../ui/page-skeleton.tsx';
 import { LibraryWelcome } from './library-welcome.tsx';
 import { RevealKey } from './reveal-key.tsx';
 import { useDeliveryWatch, usePurchases } from './use-purchases.ts';
@@ -68,12 +69,9 @@ function MyLibrary() {
 
 function LibrarySkeleton() {
   return (
-    <section className={styles.page} aria-busy="true" aria-label="Library">
-      <span className="visually-hidden" role="status">
-        Loading your library
-      </span>
+    <PageSkeleton className={styles.page} label="Library" status="Loading your library">
       <div className={`${styles.bone} ${styles.titleBone}`} />
       <div className={`${styles.bone} ${styles.panelBone}`} />
-    </section>
+    </PageSkeleton>
   );
 }

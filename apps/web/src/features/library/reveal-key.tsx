@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { PurchaseKey } from '@keystore/contract';
 import { orderUiMessages } from '@keystore/contract/messages';
-import { apiGet, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
+import { useRevealKey } from './api.ts';
 import styles from './library-page.module.css';
 
 /**
@@ -9,21 +9,13 @@ import styles from './library-page.module.css';
  * on screen, or in memory, until the buyer wants it. Then 'Product Key:' with a copy button.
  */
 export function RevealKey({ purchaseId, title }: { purchaseId: string; title: string }) {
-  const [key, setKey] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const revealKey = useRevealKey();
+  const key = revealKey.data?.key ?? null;
+  const busy = revealKey.isPending;
+  const problem = revealKey.error ? messageOf(revealKey.error, orderUiMessages.keyLoadFailed) : null;
   const [copied, setCopied] = useState(false);
 
-  const reveal = async () => {
-    setBusy(true);
-    setProblem(null);
-    try {
-      setKey((await apiGet<PurchaseKey>(`/api/purchases/${encodeURIComponent(purchaseId)}/key`)).key);
-    } catch (error) {
-      setProblem(messageOf(error, orderUiMessages.keyLoadFailed));
-    }
-    setBusy(false);
-  };
+  const reveal = () => revealKey.mutate(purchaseId);
 
   const copy = async () => {
     try {
@@ -57,7 +49,7 @@ export function RevealKey({ purchaseId, title }: { purchaseId: string; title: st
           {problem}
         </p>
       )}
-      <button type="button" className={styles.reveal} onClick={() => void reveal()} disabled={busy} aria-label={`Reveal Key of ${title}`}>
+      <button type="button" className={styles.reveal} onClick={reveal} disabled={busy} aria-label={`Reveal Key of ${title}`}>
         {busy ? 'Revealing…' : 'Reveal Key'}
       </button>
     </>

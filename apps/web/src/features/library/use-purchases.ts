@@ -1,15 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import type { Order, Purchase } from '@keystore/contract';
-import { apiGet } from '../../lib/api.ts';
+import type { Order } from '@keystore/contract';
 import { removeFromCart } from '../../lib/cart.ts';
+import { orderQuery } from '../../lib/orders.ts';
+import { purchasesQuery } from './api.ts';
 
 /** How often a just-paid order is asked about while its keys are on their way. */
 export const DELIVERY_POLL_MS = 1500;
 
-/** The signed-in customer's delivered keys (GET /api/purchases), newest first as the server sends them. */
+/** The signed-in customer's delivered keys, newest first as the server sends them. */
 export function usePurchases() {
-  return useQuery({ queryKey: ['purchases'], queryFn: () => apiGet<Purchase[]>('/api/purchases'), staleTime: 0, retry: false });
+  return useQuery(purchasesQuery());
 }
 
 /**
@@ -19,11 +20,8 @@ export function usePurchases() {
  */
 export function useDeliveryWatch(orderId: string | null, refetchPurchases: () => unknown): boolean {
   const { data: order } = useQuery({
-    queryKey: ['order', orderId],
-    queryFn: () => apiGet<Order>(`/api/orders/${encodeURIComponent(orderId!)}`),
+    ...orderQuery(orderId ?? ''),
     enabled: orderId !== null,
-    retry: false,
-    staleTime: 0,
     refetchInterval: (query) => (query.state.data && !isWaiting(query.state.data) ? false : DELIVERY_POLL_MS),
   });
   // Stripe's page sends the buyer here straight away, past the pay page that empties the cart after a

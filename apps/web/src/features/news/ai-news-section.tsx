@@ -1,8 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { AI_NEWS_CATEGORY, newsMessages, newsParagraphs, type GeneratedText } from '@keystore/contract';
+import type { GeneratedText } from '@keystore/contract';
+import { AI_NEWS_CATEGORY, newsMessages, newsParagraphs } from '@keystore/contract/news-rules';
 import { showToast } from '../../ui/toasts.tsx';
-import { createNews, generateNewsImage, generateNewsText, NEWS_KEY } from './news-api.ts';
+import { useCreateNews, useGenerateNewsImage, useGenerateNewsText } from './api.ts';
 import styles from './admin-news.module.css';
 
 type Busy = 'text' | 'image' | 'save' | null;
@@ -12,7 +12,9 @@ type Busy = 'text' | 'image' | 'save' | null;
  * or Regenerate (resets). The image needs the text first and saving needs a draft (SPEC §5).
  */
 export function AiNewsSection() {
-  const queryClient = useQueryClient();
+  const createNews = useCreateNews();
+  const generateText = useGenerateNewsText();
+  const generateImage = useGenerateNewsImage();
   const [topic, setTopic] = useState('');
   const [draft, setDraft] = useState<GeneratedText | null>(null);
   const [cover, setCover] = useState<string | null>(null);
@@ -37,22 +39,21 @@ export function AiNewsSection() {
   const writeText = () =>
     run('text', async () => {
       setCover(null);
-      setDraft(await generateNewsText(topic));
+      setDraft(await generateText.mutateAsync(topic));
     }, newsMessages.textFailed);
 
   const drawImage = () => {
     if (!draft) return showToast(newsMessages.textFirst, 'error');
-    return run('image', async () => setCover((await generateNewsImage(draft.title)).coverImage), newsMessages.imageFailed);
+    return run('image', async () => setCover((await generateImage.mutateAsync(draft.title)).coverImage), newsMessages.imageFailed);
   };
 
   const approve = () => {
     if (!draft) return showToast(newsMessages.nothingToSave, 'error');
     return run('save', async () => {
-      await createNews({ title: draft.title, content: draft.content, category: AI_NEWS_CATEGORY, author: draft.author, coverImage: cover });
+      await createNews.mutateAsync({ title: draft.title, content: draft.content, category: AI_NEWS_CATEGORY, author: draft.author, coverImage: cover });
       showToast(newsMessages.approved);
       reset();
       setTopic('');
-      void queryClient.invalidateQueries({ queryKey: NEWS_KEY });
     }, newsMessages.saveFailed);
   };
 

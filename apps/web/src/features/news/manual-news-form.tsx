@@ -1,9 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { MANUAL_NEWS_AUTHOR, newsFieldsSchema, newsMessages } from '@keystore/contract';
+import { MANUAL_NEWS_AUTHOR, newsCategoryProblem, newsContentProblem, newsMessages, newsTitleProblem } from '@keystore/contract/news-rules';
+import { byRule } from '../../lib/form-rules.ts';
 import { showToast } from '../../ui/toasts.tsx';
-import { createNews, NEWS_KEY } from './news-api.ts';
+import { useCreateNews } from './api.ts';
 import styles from './admin-news.module.css';
 
 interface ManualFields {
@@ -15,15 +15,12 @@ interface ManualFields {
 
 const EMPTY: ManualFields = { title: '', category: '', content: '', coverImage: null };
 
-/** A field's rule from the contract: the same schema the server checks the request with. */
-const rule = (name: 'title' | 'category' | 'content') => (value: string) => {
-  const checked = newsFieldsSchema.shape[name].safeParse(value);
-  return checked.success || (checked.error.issues[0]?.message ?? newsMessages.createFailed);
-};
+/** Each field's rule from the contract: the same the server's schema checks the request with. */
+const RULES = { title: newsTitleProblem, category: newsCategoryProblem, content: newsContentProblem };
 
 /** The manual form: Title, Category, Content, Cover Image with preview, 'Create News' (SPEC §2). */
 export function ManualNewsForm() {
-  const queryClient = useQueryClient();
+  const createNews = useCreateNews();
   const { register, handleSubmit, reset, control, formState } = useForm<ManualFields>({ defaultValues: EMPTY });
   const { errors, isSubmitting } = formState;
   const cover = useWatch({ control, name: 'coverImage' })?.[0] ?? null;
@@ -37,10 +34,9 @@ export function ManualNewsForm() {
     form.append('author', MANUAL_NEWS_AUTHOR);
     if (cover) form.append('coverImage', cover);
     try {
-      await createNews(form);
+      await createNews.mutateAsync(form);
       showToast(newsMessages.created);
       reset(EMPTY);
-      void queryClient.invalidateQueries({ queryKey: NEWS_KEY });
     } catch {
       showToast(newsMessages.createFailed, 'error');
     }
@@ -61,17 +57,17 @@ export function ManualNewsForm() {
       </h2>
       <div className={styles.field}>
         <label htmlFor="news-title">Title</label>
-        <input id="news-title" {...register('title', { validate: rule('title') })} {...described('title')} />
+        <input id="news-title" {...register('title', { validate: byRule(RULES.title) })} {...described('title')} />
         {problem('title')}
       </div>
       <div className={styles.field}>
         <label htmlFor="news-category">Category</label>
-        <input id="news-category" {...register('category', { validate: rule('category') })} {...described('category')} />
+        <input id="news-category" {...register('category', { validate: byRule(RULES.category) })} {...described('category')} />
         {problem('category')}
       </div>
       <div className={styles.field}>
         <label htmlFor="news-content">Content</label>
-        <textarea id="news-content" rows={8} {...register('content', { validate: rule('content') })} {...described('content')} />
+        <textarea id="news-content" rows={8} {...register('content', { validate: byRule(RULES.content) })} {...described('content')} />
         {problem('content')}
       </div>
       <div className={styles.field}>

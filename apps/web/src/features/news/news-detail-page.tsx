@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { Link, useParams } from 'react-router';
-import { MANUAL_NEWS_AUTHOR, newsMessages, newsParagraphs, OTHER_NEWS_COUNT } from '@keystore/contract';
+import { MANUAL_NEWS_AUTHOR, newsMessages, newsParagraphs, OTHER_NEWS_COUNT } from '@keystore/contract/news-rules';
 import { NewsCover } from './news-cover.tsx';
-import { useNewsItem, useNewsList } from './news-api.ts';
+import { useNewsItem, useNewsList } from './api.ts';
 import { otherNews, publishedAt, subtitleOf } from './news-info.ts';
 import { NewsCard } from './news-list-page.tsx';
 import styles from './news.module.css';

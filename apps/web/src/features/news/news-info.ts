@@ -1,4 +1,5 @@
-import { newsParagraphs, type News } from '@keystore/contract';
+import type { News } from '@keystore/contract';
+import { newsParagraphs } from '@keystore/contract/news-rules';
 
 /** The subtitle under a news title: the first sentence of its text (SPEC §2 "a derived subtitle"). */
 export function subtitleOf(content: string): string {

@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
-import { newsMessages, type News } from '@keystore/contract';
+import type { News } from '@keystore/contract';
+import { newsMessages } from '@keystore/contract/news-rules';
 import { NewsCover } from './news-cover.tsx';
-import { useNewsList } from './news-api.ts';
+import { useNewsList } from './api.ts';
 import { subtitleOf } from './news-info.ts';
 import styles from './news.module.css';
 

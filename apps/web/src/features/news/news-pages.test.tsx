@@ -3,6 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newsMessages, type News } from '@keystore/contract';
+import { testNews } from '../../test/contract-fixtures.ts';
 import { json, resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { NewsDetailPage } from './news-detail-page.tsx';
 import { otherNews, publishedAt, subtitleOf } from './news-info.ts';
@@ -10,7 +11,7 @@ import { NewsListPage } from './news-list-page.tsx';
 
 /** A news item as the server answers it. */
 function newsItem(n: number, overrides: Partial<News> = {}): News {
-  return {
+  return testNews({
     _id: `n${n}`,
     title: `Headline ${n}`,
     category: 'Store news',
@@ -19,7 +20,7 @@ function newsItem(n: number, overrides: Partial<News> = {}): News {
     author: 'Admin',
     createdAt: '2026-11-20T09:05:00Z',
     ...overrides,
-  };
+  });
 }
 
 function renderAt(path: string) {

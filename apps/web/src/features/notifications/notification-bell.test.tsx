@@ -3,16 +3,17 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Notification } from '@keystore/contract';
-import { DEMO_NOTIFICATIONS } from '@keystore/contract/constants';
+import { type Notification, streamTicketSchema } from '@keystore/contract';
 import { signIn } from '../../lib/session.ts';
-import { json, resetTestState, stubApi, testUser } from '../../test/fixtures.tsx';
+import { answer, testNotification, testUser } from '../../test/contract-fixtures.ts';
+import { json, networkError, resetTestState, stubApi } from '../../test/fixtures.tsx';
+import { DEMO_NOTIFICATIONS } from './demo-notifications.ts';
 import { NotificationBell } from './notification-bell.tsx';
 
 const at = (day: number, hour: number, minute: number) => new Date(2026, 10, day, hour, minute).getTime();
 const notification = (id: string, overrides: Partial<Notification> = {}): Notification => {
   const rawTimestamp = overrides.rawTimestamp ?? at(20, 9, 5);
-  return { _id: id, title: `Title ${id}`, text: `Text ${id}`, generatedAt: new Date(rawTimestamp).toISOString(), rawTimestamp, isRead: false, isPublic: true, link: null, ...overrides };
+  return testNotification({ _id: id, title: `Title ${id}`, text: `Text ${id}`, generatedAt: new Date(rawTimestamp).toISOString(), rawTimestamp, ...overrides });
 };
 
 function renderBell() {
@@ -96,7 +97,7 @@ describe('the notifications bell', () => {
 
   it('shows the two demo notifications when the public list cannot be fetched', async () => {
     const user = userEvent.setup();
-    stubApi({});
+    stubApi({ 'GET /api/notifications/public': networkError });
     renderBell();
     const panel = await openPanel(user);
     await waitFor(() => expect(itemTitles(panel)).toEqual(DEMO_NOTIFICATIONS.map((n) => n.title)));
@@ -151,7 +152,7 @@ describe('the notifications bell', () => {
     let issued = 0;
     const calls = stubApi({
       'GET /api/notifications': () => json(200, [notification('n1')]),
-      'POST /api/notifications/stream-ticket': () => json(200, { ticket: `ticket-${(issued += 1)}`, expiresInSeconds: 60 }),
+      'POST /api/notifications/stream-ticket': () => answer(streamTicketSchema, { ticket: `ticket-${(issued += 1)}`, expiresInSeconds: 60 }),
     });
     renderBell();
     await waitFor(() => expect(sources).toHaveLength(1));

@@ -1,11 +1,13 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { Notification } from '@keystore/contract';
-import { NOTIFICATIONS_COLLAPSED_COUNT } from '@keystore/contract/constants';
 import { CloseIcon } from '../../ui/icons.tsx';
 import { formatNotificationTime, stripQuotes } from './notification-format.ts';
 import type { NotificationsState } from './use-notifications.ts';
 import styles from './notifications.module.css';
+
+/** Notifications shown while the dropdown is collapsed (SPEC §9). */
+const NOTIFICATIONS_COLLAPSED_COUNT = 2;
 
 /**
  * The notifications dropdown (SPEC §2): the first 2 items until 'View All Notifications', 'Read all'

@@ -1,10 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo } from 'react';
-import type { Notification, StreamTicket } from '@keystore/contract';
-import { DEMO_NOTIFICATIONS } from '@keystore/contract/constants';
-import { ApiError, apiGet, apiSend } from '../../lib/api.ts';
+import { useCallback, useEffect } from 'react';
+import type { Notification } from '@keystore/contract';
+import { ApiError } from '../../lib/api.ts';
 import { useSession, visitorSessionId } from '../../lib/session.ts';
-import { readIds, rememberRead } from './visitor-reads.ts';
+import { notificationsKey, notificationsQuery, streamTicket, useMarkNotificationsRead } from './api.ts';
 
 /** The list as the bell shows it, with its unread count and the calls that change it. */
 export interface NotificationsState {
@@ -24,35 +23,29 @@ const LIST_LIMIT = 50;
 export function useNotifications(): NotificationsState {
   const { status, token } = useSession();
   const client = useQueryClient();
-  const queryKey = useMemo(() => ['notifications', token ?? 'visitor'], [token]);
   const query = useQuery({
-    queryKey,
-    queryFn: () => fetchNotifications(token),
+    ...notificationsQuery(token),
     // A stored token is checked first: the visitor's list would flash up for a signed-in user.
     enabled: status !== 'restoring',
-    staleTime: 60_000,
-    retry: false,
   });
+  const { mutate: markReadNow } = useMarkNotificationsRead(token);
 
   useEffect(() => {
     if (status === 'restoring' || typeof EventSource === 'undefined') return undefined;
+    const queryKey = notificationsKey(token);
     return openStream(token !== null, {
       arrived: (arrived) =>
         client.setQueryData<Notification[]>(queryKey, (list = []) => [arrived, ...list.filter((n) => n._id !== arrived._id)].slice(0, LIST_LIMIT)),
       // What was created while the stream was away is fetched once it is back.
       reconnected: () => void client.invalidateQueries({ queryKey }),
     });
-  }, [status, token, client, queryKey]);
+  }, [status, token, client]);
 
   const markRead = useCallback(
     (ids: string[]) => {
-      if (ids.length === 0) return;
-      client.setQueryData<Notification[]>(queryKey, (list) => list?.map((n) => (ids.includes(n._id) ? { ...n, isRead: true } : n)));
-      if (!token) return rememberRead(ids);
-      // One call per item (SPEC §7); a failed call only leaves the item unread at the next fetch.
-      for (const id of ids) void apiSend('POST', `/api/notifications/mark-read/${encodeURIComponent(id)}`).catch(() => undefined);
+      if (ids.length > 0) markReadNow(ids);
     },
-    [client, queryKey, token],
+    [markReadNow],
   );
 
   const notifications = query.data ?? [];
@@ -90,7 +83,7 @@ function openStream(signedIn: boolean, on: { arrived: (notification: Notificatio
     let credentials: string;
     try {
       credentials = signedIn
-        ? `ticket=${encodeURIComponent((await apiSend<StreamTicket>('POST', '/api/notifications/stream-ticket')).ticket)}`
+        ? `ticket=${encodeURIComponent(await streamTicket())}`
         : `sessionId=${encodeURIComponent(visitorSessionId())}`;
     } catch (error) {
       // A session that has ended gets no stream; any other failure tries again.
@@ -118,12 +111,4 @@ function openStream(signedIn: boolean, on: { arrived: (notification: Notificatio
     clearTimeout(timer);
     source?.close();
   };
-}
-
-/** The list for a user (failures silently empty it) or a visitor (failures show the demo ones), SPEC §7-8. */
-async function fetchNotifications(token: string | null): Promise<Notification[]> {
-  if (token) return apiGet<Notification[]>('/api/notifications').catch(() => []);
-  const list = await apiGet<Notification[]>('/api/notifications/public').catch(() => [...DEMO_NOTIFICATIONS]);
-  const read = readIds();
-  return list.map((n) => ({ ...n, isRead: read.has(n._id) }));
 }

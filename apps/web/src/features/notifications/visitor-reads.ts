@@ -1,7 +1,7 @@
 // Visitors' read state (SPEC §3, local storage): the ids of the public notifications read in this
 // browser session, kept under the session id so a new session starts with everything unread.
-import { STORAGE_KEYS } from '@keystore/contract/constants';
 import { visitorSessionId } from '../../lib/session.ts';
+import { STORAGE_KEYS } from '../../lib/storage-keys.ts';
 
 /** At most this many ids are kept; the server lists only the newest 50 anyway. */
 const KEPT_IDS = 200;

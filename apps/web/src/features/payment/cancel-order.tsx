@@ -1,10 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { Order } from '@keystore/contract';
 import { orderMessages, orderUiMessages } from '@keystore/contract/messages';
-import { apiSend, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { showToast } from '../../ui/toasts.tsx';
+import { useCancelOrder } from './api.ts';
 import styles from './pay-page.module.css';
 
 /**
@@ -14,24 +13,18 @@ import styles from './pay-page.module.css';
  */
 export function CancelOrder({ order, disabled = false }: { order: Order; disabled?: boolean }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const cancelOrder = useCancelOrder();
+  // Still busy once cancelled: the page is on its way to the cart.
+  const busy = cancelOrder.isPending || cancelOrder.isSuccess;
+  const problem = cancelOrder.error ? messageOf(cancelOrder.error, orderUiMessages.cancelFailed) : null;
 
   const cancel = () => {
-    setBusy(true);
-    setProblem(null);
-    apiSend<Order>('POST', `/api/orders/${encodeURIComponent(order._id)}/cancel`, undefined, { repeatable: true })
-      .then((cancelled) => {
-        queryClient.setQueryData(['order', order._id], cancelled);
-        void queryClient.invalidateQueries({ queryKey: ['profile'] });
+    cancelOrder.mutate(order._id, {
+      onSuccess: () => {
         showToast(orderMessages.cancelledToast);
         void navigate('/cart');
-      })
-      .catch((error: unknown) => {
-        setProblem(messageOf(error, orderUiMessages.cancelFailed));
-        setBusy(false);
-      });
+      },
+    });
   };
 
   return (

@@ -1,6 +1,8 @@
-import { useId, useState, type FormEvent, type InputHTMLAttributes } from 'react';
+import { useId, type ChangeEvent, type FormEvent, type InputHTMLAttributes } from 'react';
+import { useForm } from 'react-hook-form';
 import { cardholderNameProblem, cardNumberProblem, cvcProblem, expiryProblem } from '@keystore/contract/payment-rules';
 import type { TestPaymentRequest } from '@keystore/contract';
+import { byRule } from '../../lib/form-rules.ts';
 import { MastercardMark, VisaMark } from './card-marks.tsx';
 import styles from './pay-page.module.css';
 
@@ -32,52 +34,52 @@ interface CardFormProps {
 }
 
 /**
- * The test gateway's card form. Each field is checked with the contract's rules before anything is
- * sent (the server checks them again), and a problem is tied to its field for screen readers.
+ * The test gateway's card form. Each field is checked with the contract's rules (react-hook-form's
+ * `validate`, as every form of the app) before anything is sent (the server checks them again), and a
+ * problem is tied to its field for screen readers.
  */
 export function CardForm({ busy, submitLabel, onPay }: CardFormProps) {
   const id = useId();
-  const [card, setCard] = useState<TestPaymentRequest>({ cardNumber: '', expiry: '', cvc: '', name: '' });
-  const [problems, setProblems] = useState<Partial<Record<Field, string>>>({});
-
-  const change = (field: Field, value: string) => {
-    setCard((current) => ({ ...current, [field]: value }));
-    if (problems[field]) setProblems((current) => ({ ...current, [field]: undefined }));
-  };
-
+  // Checked on submit only; a field's problem goes as soon as it is changed, until the next submit.
+  const { register, handleSubmit, setValue, clearErrors, formState } = useForm<TestPaymentRequest>({
+    defaultValues: { cardNumber: '', expiry: '', cvc: '', name: '' },
+    reValidateMode: 'onSubmit',
+  });
+  const problems = formState.errors;
+  // The first field with a problem takes the focus (react-hook-form's shouldFocusError, in the fields' order).
+  const pay = handleSubmit((card) => onPay(card));
   const submit = (event: FormEvent) => {
+    if (!busy) return void pay(event);
     event.preventDefault();
-    if (busy) return;
-    const found: Partial<Record<Field, string>> = {};
-    for (const field of Object.keys(RULES) as Field[]) found[field] = RULES[field](card[field]);
-    setProblems(found);
-    const first = (Object.keys(RULES) as Field[]).find((field) => found[field]);
-    if (first) {
-      document.getElementById(`${id}-${first}`)?.focus();
-      return;
-    }
-    onPay(card);
   };
 
-  const field = (name: Field, label: string, props: InputHTMLAttributes<HTMLInputElement>, shape?: (raw: string) => string) => (
-    <div className={styles.field}>
-      <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input
-        id={`${id}-${name}`}
-        className={styles.input}
-        value={card[name]}
-        onChange={(event) => change(name, shape ? shape(event.target.value) : event.target.value)}
-        aria-invalid={problems[name] ? true : undefined}
-        aria-describedby={problems[name] ? `${id}-${name}-problem` : undefined}
-        {...props}
-      />
-      {problems[name] && (
-        <p id={`${id}-${name}-problem`} className={styles.fieldProblem}>
-          {problems[name]}
-        </p>
-      )}
-    </div>
-  );
+  const field = (name: Field, label: string, props: InputHTMLAttributes<HTMLInputElement>, shape?: (raw: string) => string) => {
+    const problem = problems[name]?.message;
+    return (
+      <div className={styles.field}>
+        <label htmlFor={`${id}-${name}`}>{label}</label>
+        <input
+          id={`${id}-${name}`}
+          className={styles.input}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={problem ? `${id}-${name}-problem` : undefined}
+          {...props}
+          {...register(name, {
+            validate: byRule(RULES[name]),
+            onChange: (event: ChangeEvent<HTMLInputElement>) => {
+              if (shape) setValue(name, shape(event.target.value));
+              clearErrors(name);
+            },
+          })}
+        />
+        {problem && (
+          <p id={`${id}-${name}-problem`} className={styles.fieldProblem}>
+            {problem}
+          </p>
+        )}
+      </div>
+    );
+  };
 
   return (
     <form className={styles.form} onSubmit={submit} noValidate aria-label="Card details">

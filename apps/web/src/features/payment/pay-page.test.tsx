@@ -3,33 +3,24 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Order } from '@keystore/contract';
+import { createOrderAnswerSchema, orderSchema, testPaymentAnswerSchema, type Order } from '@keystore/contract';
 import { addToCart, clearCart, useCart } from '../../lib/cart.ts';
 import { signIn } from '../../lib/session.ts';
-import { json, resetTestState, stubApi, testUser } from '../../test/fixtures.tsx';
+import { answer, testOrder, testOrderLine, testUser } from '../../test/contract-fixtures.ts';
+import { json, resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { Toasts } from '../../ui/toasts.tsx';
 import { PayPage } from './pay-page.tsx';
 
+/** Two keys of Hades for Steam at €12.50, held for 20 more minutes. */
 function order(overrides: Partial<Order> = {}): Order {
-  return {
-    _id: 'o1',
+  return testOrder({
     items: 'Hades',
-    image: '/media/covers/g1.svg',
     date: '2026-11-22T08:00:00Z',
-    status: 'Awaiting payment',
-    deliveryStatus: 'Pending',
-    currency: 'EUR',
-    amount: 25,
     createdAt: '2026-11-22T08:00:00Z',
     expiresAt: new Date(Date.now() + 20 * 60_000).toISOString(),
-    paidAt: null,
-    deliveredAt: null,
-    refundedAt: null,
-    paymentProvider: 'test',
-    declineReason: null,
-    lines: [{ gameId: 'g1', title: 'Hades', image: '/media/covers/g1.svg', platform: 'Steam', quantity: 2, unitPrice: 12.5, amount: 25, keysDelivered: 0 }],
+    lines: [testOrderLine({ platform: 'Steam', quantity: 2, unitPrice: 12.5 })],
     ...overrides,
-  } as Order;
+  });
 }
 
 /** The cart, as far as this page is concerned: that it opened and what it holds then. */
@@ -71,7 +62,7 @@ async function fillCard(user: ReturnType<typeof userEvent.setup>, number: string
   await user.type(screen.getByLabelText('Name on card'), 'Ada Player');
 }
 
-const paid = { status: 'Paid', deliveryStatus: 'Pending', message: 'Payment successful! Your keys are in your library.', redirectUrl: '/library?order=o2' };
+const paid = testPaymentAnswerSchema.parse({ status: 'Paid', deliveryStatus: 'Pending', message: 'Payment successful! Your keys are in your library.', redirectUrl: '/library?order=o2' });
 
 beforeEach(() => {
   act(() => {
@@ -89,8 +80,8 @@ describe('the payment page', () => {
   it("'Cancel order' gives the order's keys back at once and returns to the cart, which keeps the games", async () => {
     const user = userEvent.setup();
     const calls = stubApi({
-      'GET /api/orders/o1': () => json(200, order()),
-      'POST /api/orders/o1/cancel': () => json(200, order({ status: 'Cancelled', deliveryStatus: 'Not delivered' })),
+      'GET /api/orders/o1': () => answer(orderSchema, order()),
+      'POST /api/orders/o1/cancel': () => answer(orderSchema, order({ status: 'Cancelled', deliveryStatus: 'Not delivered' })),
     });
     renderPay();
     await user.click(await screen.findByRole('button', { name: 'Cancel order' }));
@@ -102,7 +93,7 @@ describe('the payment page', () => {
   it("shows why 'Cancel order' did not go through, and stays on the order", async () => {
     const user = userEvent.setup();
     stubApi({
-      'GET /api/orders/o1': () => json(200, order()),
+      'GET /api/orders/o1': () => answer(orderSchema, order()),
       'POST /api/orders/o1/cancel': () => json(409, { error: 'This order has already been paid, so it cannot be cancelled.' }),
     });
     renderPay();
@@ -112,7 +103,7 @@ describe('the payment page', () => {
   });
 
   it('says a cancelled order was cancelled and nothing was charged', async () => {
-    stubApi({ 'GET /api/orders/o1': () => json(200, order({ status: 'Cancelled', deliveryStatus: 'Not delivered' })) });
+    stubApi({ 'GET /api/orders/o1': () => answer(orderSchema, order({ status: 'Cancelled', deliveryStatus: 'Not delivered' })) });
     renderPay();
     expect((await screen.findByRole('alert')).textContent).toBe('You cancelled this order, so nothing was charged. Please place a new order.');
     expect(screen.getByRole('link', { name: 'Back to Store' })).toBeTruthy();
@@ -121,8 +112,8 @@ describe('the payment page', () => {
   it('shows the order, checks the card before sending, and shows a decline above the form', async () => {
     const user = userEvent.setup();
     const calls = stubApi({
-      'GET /api/orders/o1': () => json(200, order()),
-      'POST /api/payments/test/o1': () => json(200, { status: 'Declined', deliveryStatus: 'Not delivered', message: 'Your card was declined.', redirectUrl: '/pay/o1' }),
+      'GET /api/orders/o1': () => answer(orderSchema, order()),
+      'POST /api/payments/test/o1': () => answer(testPaymentAnswerSchema, { status: 'Declined', deliveryStatus: 'Not delivered', message: 'Your card was declined.', redirectUrl: '/pay/o1' }),
     });
     renderPay();
     expect(await screen.findByRole('heading', { level: 1, name: 'Payment' })).toBeTruthy();
@@ -155,13 +146,13 @@ describe('the payment page', () => {
     const user = userEvent.setup();
     let attempts = 0;
     const calls = stubApi({
-      'GET /api/orders/o1': () => json(200, order()),
+      'GET /api/orders/o1': () => answer(orderSchema, order()),
       'POST /api/payments/test/o1': () => {
         attempts += 1;
-        return json(200, { status: 'Declined', deliveryStatus: 'Not delivered', message: 'Your card was declined.', redirectUrl: '/pay/o1' });
+        return answer(testPaymentAnswerSchema, { status: 'Declined', deliveryStatus: 'Not delivered', message: 'Your card was declined.', redirectUrl: '/pay/o1' });
       },
-      'POST /api/orders': () => json(201, { order: order({ _id: 'o2' }), paymentUrl: '/pay/o2' }),
-      'POST /api/payments/test/o2': () => json(200, paid),
+      'POST /api/orders': () => answer(createOrderAnswerSchema, { order: order({ _id: 'o2' }), paymentUrl: '/pay/o2' }, 201),
+      'POST /api/payments/test/o2': () => answer(testPaymentAnswerSchema, paid),
     });
     renderPay();
     await screen.findByRole('button', { name: 'Pay €25.00' });
@@ -179,20 +170,20 @@ describe('the payment page', () => {
 
   it('places the new order after a decline under one Idempotency-Key until a verdict: a retry after a lost answer pays that order, the next attempt gets a new key', async () => {
     const user = userEvent.setup();
-    const declined = () => json(200, { status: 'Declined', deliveryStatus: 'Not delivered', message: 'Your card was declined.', redirectUrl: '/pay/o1' });
+    const declined = () => answer(testPaymentAnswerSchema, { status: 'Declined', deliveryStatus: 'Not delivered', message: 'Your card was declined.', redirectUrl: '/pay/o1' });
     let placings = 0;
     const calls = stubApi({
-      'GET /api/orders/o1': () => json(200, order()),
+      'GET /api/orders/o1': () => answer(orderSchema, order()),
       'POST /api/payments/test/o1': declined,
       'POST /api/orders': () => {
         placings += 1;
         // The first new order is placed, but its answer is lost on the way back.
         if (placings === 1) throw new TypeError('Failed to fetch');
         const id = placings === 2 ? 'o2' : 'o3';
-        return json(201, { order: order({ _id: id }), paymentUrl: `/pay/${id}` });
+        return answer(createOrderAnswerSchema, { order: order({ _id: id }), paymentUrl: `/pay/${id}` }, 201);
       },
       'POST /api/payments/test/o2': declined,
-      'POST /api/payments/test/o3': () => json(200, { ...paid, redirectUrl: '/library?order=o3' }),
+      'POST /api/payments/test/o3': () => answer(testPaymentAnswerSchema, { ...paid, redirectUrl: '/library?order=o3' }),
     });
     renderPay();
     await screen.findByRole('button', { name: 'Pay €25.00' });
@@ -225,11 +216,11 @@ describe('the payment page', () => {
     const user = userEvent.setup();
     let tries = 0;
     const calls = stubApi({
-      'GET /api/orders/o1': () => json(200, order()),
+      'GET /api/orders/o1': () => answer(orderSchema, order()),
       'POST /api/payments/test/o1': () => {
         tries += 1;
         if (tries === 1) throw new TypeError('Failed to fetch');
-        return json(200, { ...paid, redirectUrl: '/library?order=o1' });
+        return answer(testPaymentAnswerSchema, { ...paid, redirectUrl: '/library?order=o1' });
       },
     });
     renderPay();
@@ -244,7 +235,7 @@ describe('the payment page', () => {
   });
 
   it('says why an order cannot be paid any more, with the way on', async () => {
-    stubApi({ 'GET /api/orders/o1': () => json(200, order({ status: 'Expired', deliveryStatus: 'Not delivered' })) });
+    stubApi({ 'GET /api/orders/o1': () => answer(orderSchema, order({ status: 'Expired', deliveryStatus: 'Not delivered' })) });
     renderPay();
     expect((await screen.findByRole('alert')).textContent).toBe('This order has expired: its 30 minutes to pay are over. Please place a new order.');
     expect(screen.getByRole('link', { name: 'Back to Store' }).getAttribute('href')).toBe('/store');
@@ -254,7 +245,7 @@ describe('the payment page', () => {
   it('says a payment cancelled on Stripe charged nothing, and goes back to the same checkout', async () => {
     const user = userEvent.setup();
     const calls = stubApi({
-      'GET /api/orders/o1': () => json(200, order({ paymentProvider: 'stripe' })),
+      'GET /api/orders/o1': () => answer(orderSchema, order({ paymentProvider: 'stripe' })),
       'POST /api/orders/o1/checkout': () => json(409, { error: 'Your payment is being processed. Your keys will be in your library as soon as it is through.' }),
     });
     renderPay('/pay/o1?cancelled=1');
@@ -271,7 +262,7 @@ describe('the payment page', () => {
   });
 
   it('offers to continue to Stripe for an order awaiting payment there', async () => {
-    stubApi({ 'GET /api/orders/o1': () => json(200, order({ paymentProvider: 'stripe' })) });
+    stubApi({ 'GET /api/orders/o1': () => answer(orderSchema, order({ paymentProvider: 'stripe' })) });
     renderPay();
     expect(await screen.findByRole('heading', { level: 1, name: 'Payment' })).toBeTruthy();
     expect(screen.getByText(/This order is waiting for its payment\./)).toBeTruthy();
@@ -279,7 +270,7 @@ describe('the payment page', () => {
   });
 
   it('leads a paid order to the library', async () => {
-    stubApi({ 'GET /api/orders/o1': () => json(200, order({ status: 'Paid', deliveryStatus: 'Delivered' })) });
+    stubApi({ 'GET /api/orders/o1': () => answer(orderSchema, order({ status: 'Paid', deliveryStatus: 'Delivered' })) });
     renderPay();
     expect((await screen.findByRole('alert')).textContent).toBe('This order has already been paid.');
     expect(screen.getByRole('link', { name: 'Go to Library' }).getAttribute('href')).toBe('/library?order=o1');

@@ -1,15 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import type { Order, TestPaymentAnswer, TestPaymentRequest } from '@keystore/contract';
+import type { TestPaymentRequest } from '@keystore/contract';
 import { orderUiMessages } from '@keystore/contract/messages';
-import { apiGet, apiSend, isRefusal, messageOf } from '../../lib/api.ts';
+import { isRefusal, messageOf } from '../../lib/api.ts';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import { removeFromCart } from '../../lib/cart.ts';
-import { useCheckoutAttempt } from '../../lib/checkout.ts';
+import { usePlaceOrder } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
+import { orderQuery } from '../../lib/orders.ts';
 import { useSession } from '../../lib/session.ts';
+import { PageSkeleton } from '../../ui/page-skeleton.tsx';
 import { showToast } from '../../ui/toasts.tsx';
+import { usePayOrder } from './api.ts';
 import { CancelOrder } from './cancel-order.tsx';
 import { CardForm } from './card-form.tsx';
 import { ClosedOrder } from './closed-order.tsx';
@@ -50,18 +53,14 @@ export function PayPage() {
 function PayOrder({ orderId }: { orderId: string }) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const { data: order, error } = useQuery({
-    queryKey: ['order', orderId],
-    queryFn: () => apiGet<Order>(`/api/orders/${encodeURIComponent(orderId)}`),
-    retry: false,
-    staleTime: 0,
-  });
+  const { data: order, error } = useQuery(orderQuery(orderId));
   const [busy, setBusy] = useState(false);
   // What the last 'Pay' met, shown above the form.
   const [problem, setProblem] = useState<string | null>(null);
   // Set once a card was declined here (or the server refused the payment): that order is closed, so 'Pay' places a new one.
   const [closed, setClosed] = useState(false);
-  const attempt = useCheckoutAttempt();
+  const placeOrder = usePlaceOrder();
+  const payOrder = usePayOrder();
   // When the page opened: an order past its expiry then is shown as lapsed (the server refuses it anyway).
   const [openedAt] = useState(() => Date.now());
 
@@ -80,12 +79,11 @@ function PayOrder({ orderId }: { orderId: string }) {
     try {
       let payingId = order._id;
       if (closed) {
-        const placed = await attempt.placeOrder(order.lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity })));
+        const placed = await placeOrder.mutateAsync(order.lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity })));
         payingId = placed.order._id;
       }
-      // Repeatable: paying an order that is paid already changes nothing.
-      const verdict = await apiSend<TestPaymentAnswer>('POST', `/api/payments/test/${encodeURIComponent(payingId)}`, card, { repeatable: true });
-      attempt.end();
+      const verdict = await payOrder.mutateAsync({ orderId: payingId, card });
+      placeOrder.endAttempt();
       if (verdict.status === 'Paid') {
         // Only what was bought leaves the cart: a one-click purchase keeps the rest of it.
         for (const line of order.lines) removeFromCart(line.gameId);
@@ -96,7 +94,7 @@ function PayOrder({ orderId }: { orderId: string }) {
       setProblem(verdict.message);
       setClosed(true);
     } catch (failure) {
-      attempt.failed(failure);
+      placeOrder.attemptFailed(failure);
       setProblem(messageOf(failure, orderUiMessages.paymentNoAnswer));
       // A refusal (the order lapsed meanwhile) closes it; no answer leaves it open: it may still be paid.
       if (isRefusal(failure)) setClosed(true);
@@ -143,12 +141,9 @@ function PayOrder({ orderId }: { orderId: string }) {
 
 function PaySkeleton() {
   return (
-    <section className={styles.page} aria-busy="true" aria-label="Payment">
-      <span className="visually-hidden" role="status">
-        Loading your order
-      </span>
+    <PageSkeleton className={styles.page} label="Payment" status="Loading your order">
       <div className={styles.bone} />
-    </section>
+    </PageSkeleton>
   );
 }
 

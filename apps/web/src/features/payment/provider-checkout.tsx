@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { Order, ReopenedCheckout } from '@keystore/contract';
+import type { Order } from '@keystore/contract';
 import { orderUiMessages } from '@keystore/contract/messages';
-import { apiSend, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { openPaymentPage } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
+import { useReopenCheckout } from './api.ts';
 import { CancelOrder } from './cancel-order.tsx';
 import { OrderLines } from './order-lines.tsx';
 import { ReservedUntil } from './reserved-until.tsx';
@@ -18,18 +18,13 @@ import styles from './pay-page.module.css';
  */
 export function ProviderCheckout({ order, cancelled }: { order: Order; cancelled: boolean }) {
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const reopenCheckout = useReopenCheckout();
+  // Still busy once answered: the provider's page is opening.
+  const busy = reopenCheckout.isPending || reopenCheckout.isSuccess;
+  const problem = reopenCheckout.error ? messageOf(reopenCheckout.error, orderUiMessages.checkoutReopenFailed) : null;
 
   const reopen = () => {
-    setBusy(true);
-    setProblem(null);
-    apiSend<ReopenedCheckout>('POST', `/api/orders/${encodeURIComponent(order._id)}/checkout`)
-      .then(({ paymentUrl }) => openPaymentPage(paymentUrl, navigate))
-      .catch((error: unknown) => {
-        setProblem(messageOf(error, orderUiMessages.checkoutReopenFailed));
-        setBusy(false);
-      });
+    reopenCheckout.mutate(order._id, { onSuccess: ({ paymentUrl }) => openPaymentPage(paymentUrl, navigate) });
   };
 
   return (

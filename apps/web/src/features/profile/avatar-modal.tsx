@@ -3,11 +3,11 @@ import { useForm, useWatch } from 'react-hook-form';
 import type { User } from '@keystore/contract';
 import { accountMessages, accountUiMessages } from '@keystore/contract/messages';
 import { avatarProblem } from '@keystore/contract/rules';
-import { updateUser } from '../../lib/session.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { showToast } from '../../ui/toasts.tsx';
 import { Avatar } from './avatar.tsx';
-import { avatarUploadError, uploadAvatar } from './avatar-upload.ts';
+import { useUploadAvatar } from './api.ts';
+import { avatarUploadError } from './avatar-upload.ts';
 import controls from './controls.module.css';
 import styles from './avatar-modal.module.css';
 
@@ -34,9 +34,10 @@ export function AvatarModal({ user, onClose }: { user: User; onClose: () => void
   const preview = useMemo(() => (acceptable ? URL.createObjectURL(chosen) : null), [acceptable, chosen]);
   useEffect(() => () => (preview ? URL.revokeObjectURL(preview) : undefined), [preview]);
 
+  const uploadAvatar = useUploadAvatar();
   const upload = handleSubmit(async ({ avatar }) => {
     try {
-      updateUser(await uploadAvatar(avatar![0]!));
+      await uploadAvatar.mutateAsync(avatar![0]!);
       showToast(accountUiMessages.avatarUpdated);
       onClose();
     } catch (error) {

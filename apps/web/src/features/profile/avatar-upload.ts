@@ -1,13 +1,5 @@
-import type { User } from '@keystore/contract';
 import { accountUiMessages as m } from '@keystore/contract/messages';
-import { ApiError, apiSend } from '../../lib/api.ts';
-
-/** Sends the chosen image as the `avatar` field; the server answers the updated user. */
-export function uploadAvatar(file: File): Promise<User> {
-  const form = new FormData();
-  form.append('avatar', file);
-  return apiSend<User>('PUT', '/api/users/profile', form);
-}
+import { ApiError } from '../../lib/api.ts';
 
 /** What the status of a failed upload means to the user (SPEC §8, avatar upload). */
 const BY_STATUS: Record<number, string> = {

@@ -1,9 +1,11 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '@keystore/contract/constants';
+import { messageSchema } from '@keystore/contract';
 import { currentSession, signIn } from '../../lib/session.ts';
-import { json, openAuthDialogView, resetTestState, testUser } from '../../test/fixtures.tsx';
+import { STORAGE_KEYS } from '../../lib/storage-keys.ts';
+import { answer, testUser } from '../../test/contract-fixtures.ts';
+import { json, openAuthDialogView, resetTestState } from '../../test/fixtures.tsx';
 import { renderProfile, stubProfileApi } from './profile-fixtures.tsx';
 
 async function openDeletion() {
@@ -42,7 +44,7 @@ describe('deleting the account', () => {
   });
 
   it('signs out, forgets the token and goes home once the server has deleted it', async () => {
-    const calls = stubProfileApi({ 'DELETE /api/users/profile': () => json(200, { message: 'Your account has been deleted.' }) });
+    const calls = stubProfileApi({ 'DELETE /api/users/profile': () => answer(messageSchema, { message: 'Your account has been deleted.' }) });
     await confirmDeletion();
     expect(await screen.findByRole('heading', { name: 'Home' })).toBeTruthy();
     expect(screen.getByText('Your account has been deleted.')).toBeTruthy();

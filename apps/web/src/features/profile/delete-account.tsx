@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
-import type { DeleteAccountRequest, MessageAnswer } from '@keystore/contract';
+import type { DeleteAccountRequest } from '@keystore/contract';
 import { accountMessages, accountUiMessages, validationMessages } from '@keystore/contract/messages';
-import { ApiError, apiSend } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { clearSession } from '../../lib/session.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { showToast } from '../../ui/toasts.tsx';
+import { useDeleteAccount } from './api.ts';
 import { PasswordField } from './password-field.tsx';
 import controls from './controls.module.css';
 import styles from './profile-page.module.css';
@@ -30,9 +31,10 @@ export function DeleteAccount() {
   const { register, handleSubmit, reset, setError, formState } = useForm<DeleteAccountRequest>({ defaultValues: EMPTY });
   const { errors, isSubmitting: busy } = formState;
 
+  const deleteAccount = useDeleteAccount();
   const remove = handleSubmit(async ({ currentPassword }) => {
     try {
-      const answer = await apiSend<MessageAnswer | undefined>('DELETE', '/api/users/profile', { currentPassword } satisfies DeleteAccountRequest);
+      const answer = await deleteAccount.mutateAsync({ currentPassword });
       // Home first, so the profile does not show its signed-out prompt on the way out.
       navigate('/', { replace: true });
       clearSession();

@@ -2,7 +2,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MembershipStats } from './membership-stats.tsx';
-import { testUser } from '../../test/fixtures.tsx';
+import { testUser } from '../../test/contract-fixtures.ts';
 
 afterEach(cleanup);
 

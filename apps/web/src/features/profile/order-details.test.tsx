@@ -2,22 +2,23 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PurchaseHistoryEntry } from '@keystore/contract';
+import type { Order } from '@keystore/contract';
+import { testHistoryEntry, testOrder, testOrderLine } from '../../test/contract-fixtures.ts';
 import { json, resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { OrderDetails } from './order-details.tsx';
 
-const entry: PurchaseHistoryEntry = { _id: 'o1', items: 'Hades x2', image: '', date: '2026-11-22T08:00:00Z', status: 'Awaiting payment', deliveryStatus: 'Not delivered', currency: 'EUR', amount: 25 };
+const entry = testHistoryEntry({ items: 'Hades x2', image: '', status: 'Awaiting payment', deliveryStatus: 'Not delivered', amount: 25 });
 
-function order(status: string, deliveryStatus: string, expiresInMs = 20 * 60_000) {
-  return {
+function order(status: Order['status'], deliveryStatus: Order['deliveryStatus'], expiresInMs = 20 * 60_000): Order {
+  return testOrder({
     ...entry,
     status,
     deliveryStatus,
+    currency: 'EUR',
     createdAt: entry.date,
     expiresAt: new Date(Date.now() + expiresInMs).toISOString(),
-    declineReason: null,
-    lines: [{ gameId: 'g1', title: 'Hades', image: '', platform: 'Steam', quantity: 2, unitPrice: 12.5, amount: 25, keysDelivered: 0 }],
-  };
+    lines: [testOrderLine({ image: '', platform: 'Steam', quantity: 2, unitPrice: 12.5 })],
+  });
 }
 
 function renderDetails() {

@@ -3,8 +3,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Order, PurchaseHistoryEntry } from '@keystore/contract';
 import { orderUiMessages } from '@keystore/contract/messages';
-import { apiGet, messageOf } from '../../lib/api.ts';
+import { messageOf } from '../../lib/api.ts';
 import { formatEuro } from '../../lib/money.ts';
+import { orderQuery } from '../../lib/orders.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 import styles from './order-details.module.css';
@@ -16,12 +17,7 @@ const when = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', 
  * status, amount, the library for its keys, and 'Pay now' while it still awaits payment.
  */
 export function OrderDetails({ entry, onClose }: { entry: PurchaseHistoryEntry; onClose: () => void }) {
-  const { data: order, error } = useQuery({
-    queryKey: ['order', entry._id],
-    queryFn: () => apiGet<Order>(`/api/orders/${encodeURIComponent(entry._id)}`),
-    retry: false,
-    staleTime: 0,
-  });
+  const { data: order, error } = useQuery(orderQuery(entry._id));
 
   return (
     <Modal title="Order details" onClose={onClose}>

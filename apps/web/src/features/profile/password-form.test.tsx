@@ -1,8 +1,10 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { messageSchema } from '@keystore/contract';
 import { signIn } from '../../lib/session.ts';
-import { json, resetTestState, testUser } from '../../test/fixtures.tsx';
+import { answer, testUser } from '../../test/contract-fixtures.ts';
+import { json, resetTestState } from '../../test/fixtures.tsx';
 import { renderProfile, stubProfileApi } from './profile-fixtures.tsx';
 
 async function passwordForm() {
@@ -77,7 +79,7 @@ describe('changing the password', () => {
     stubProfileApi({
       'PUT /api/users/password': ({ body }) => {
         sent = body;
-        return json(200, { message: 'Password updated successfully!' });
+        return answer(messageSchema, { message: 'Password updated successfully!' });
       },
     });
     const { fill, field } = await passwordForm();
@@ -95,7 +97,7 @@ describe('changing the password', () => {
     stubProfileApi({
       'PUT /api/users/password': ({ body }) => {
         sent = body;
-        return json(200, { message: 'Password updated successfully!' });
+        return answer(messageSchema, { message: 'Password updated successfully!' });
       },
     });
     const { fill } = await passwordForm();

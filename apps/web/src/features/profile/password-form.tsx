@@ -1,9 +1,9 @@
 import { useForm } from 'react-hook-form';
-import type { ChangePasswordRequest, MessageAnswer } from '@keystore/contract';
 import { accountMessages, accountUiMessages, validationMessages } from '@keystore/contract/messages';
 import { newPasswordProblem } from '@keystore/contract/rules';
-import { ApiError, apiSend } from '../../lib/api.ts';
+import { byRule, showPasswordRefusal } from '../../lib/form-rules.ts';
 import { showToast } from '../../ui/toasts.tsx';
+import { useChangePassword } from './api.ts';
 import { PasswordField } from './password-field.tsx';
 import controls from './controls.module.css';
 import styles from './profile-page.module.css';
@@ -21,16 +21,17 @@ export function PasswordForm() {
   const { register, handleSubmit, reset, setError, formState } = useForm<PasswordFields>({ defaultValues: EMPTY });
   const { errors, isSubmitting } = formState;
 
+  const changePassword = useChangePassword();
   const submit = handleSubmit(async ({ currentPassword, newPassword }) => {
     try {
-      await apiSend<MessageAnswer>('PUT', '/api/users/password', { currentPassword, newPassword } satisfies ChangePasswordRequest);
+      await changePassword.mutateAsync({ currentPassword, newPassword });
       reset(EMPTY);
       showToast(accountMessages.passwordUpdated);
     } catch (error) {
-      const said = error instanceof ApiError && error.fromServer;
-      // The one password rule only the server checks: shown under the field like the others.
-      if (said && error.message === validationMessages.passwordCommon) setError('newPassword', { message: error.message }, { shouldFocus: true });
-      else setError('root.server', { message: said ? error.message : accountUiMessages.passwordUpdateFailed });
+      showPasswordRefusal(error, accountUiMessages.passwordUpdateFailed, {
+        underPassword: (message) => setError('newPassword', { message }, { shouldFocus: true }),
+        alert: (message) => setError('root.server', { message }),
+      });
     }
   });
 
@@ -50,7 +51,7 @@ export function PasswordForm() {
           label="New password"
           autoComplete="new-password"
           error={errors.newPassword?.message}
-          {...register('newPassword', { validate: (value) => newPasswordProblem(value) ?? true })}
+          {...register('newPassword', { validate: byRule(newPasswordProblem) })}
         />
         <PasswordField
           label="Confirm new password"

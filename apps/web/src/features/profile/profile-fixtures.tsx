@@ -3,7 +3,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { AuthDialogProbe, json, stubApi, testUser, type ApiCall, type ApiRoutes } from '../../test/fixtures.tsx';
+import { testUser } from '../../test/contract-fixtures.ts';
+import { AuthDialogProbe, json, stubApi, type ApiCall, type ApiRoutes } from '../../test/fixtures.tsx';
 import { Toasts } from '../../ui/toasts.tsx';
 import { ProfilePage } from './profile-page.tsx';
 

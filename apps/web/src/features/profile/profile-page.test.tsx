@@ -2,10 +2,11 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PurchaseHistoryEntry } from '@keystore/contract';
-import { STORAGE_KEYS } from '@keystore/contract/constants';
 import { closeAuthDialog } from '../../lib/auth-dialog.ts';
 import { currentSession, signIn } from '../../lib/session.ts';
-import { json, openAuthDialogView, resetTestState, restoringSession, testUser } from '../../test/fixtures.tsx';
+import { STORAGE_KEYS } from '../../lib/storage-keys.ts';
+import { testHistoryEntry, testUser } from '../../test/contract-fixtures.ts';
+import { json, openAuthDialogView, resetTestState, restoringSession } from '../../test/fixtures.tsx';
 import { OrderHistory } from './order-history.tsx';
 import { renderProfile, stubProfileApi } from './profile-fixtures.tsx';
 
@@ -70,16 +71,8 @@ describe('the profile page', () => {
 });
 
 describe('the order history', () => {
-  const entry = (id: string, status: string, deliveryStatus: string): PurchaseHistoryEntry => ({
-    _id: id,
-    items: `Game ${id}`,
-    image: `/media/covers/${id}.svg`,
-    date: '2026-03-14T10:00:00Z',
-    status,
-    deliveryStatus,
-    currency: 'EUR',
-    amount: 19.5,
-  });
+  const entry = (id: string, status: string, deliveryStatus: string): PurchaseHistoryEntry =>
+    testHistoryEntry({ _id: id, items: `Game ${id}`, image: `/media/covers/${id}.svg`, date: '2026-03-14T10:00:00Z', status, deliveryStatus, currency: 'EUR', amount: 19.5 });
 
   it('lists each order with its status badge, delivery, amount and a Details button', async () => {
     const onDetails = vi.fn();

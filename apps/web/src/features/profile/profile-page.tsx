@@ -75,8 +75,8 @@ function Profile({ user, token }: { user: User; token: string }) {
           </div>
           <div className={styles.identityActions}>
             {user.role === 'admin' && (
-              <Link to="/admin/news" className={controls.secondary}>
-                Admin news
+              <Link to="/admin" className={controls.secondary}>
+                Back office
               </Link>
             )}
             <button type="button" className={controls.secondary} onClick={() => setEditingPhoto(true)}>

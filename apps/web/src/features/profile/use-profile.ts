@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import type { User } from '@keystore/contract';
-import { ApiError, apiGet } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { clearSession, updateUser } from '../../lib/session.ts';
+import { profileQuery } from './api.ts';
 
 /**
  * Fetches the profile afresh when the page opens, so the figures are current, and shares it with
@@ -12,12 +12,7 @@ import { clearSession, updateUser } from '../../lib/session.ts';
  */
 export function useProfileRefresh(token: string): void {
   const navigate = useNavigate();
-  const { data, error } = useQuery({
-    queryKey: ['profile', token],
-    queryFn: () => apiGet<User>('/api/users/profile'),
-    staleTime: 0,
-    retry: false,
-  });
+  const { data, error } = useQuery(profileQuery(token));
   useEffect(() => {
     if (data) updateUser(data);
   }, [data]);

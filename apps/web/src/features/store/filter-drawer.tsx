@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom';
 import { CloseIcon } from '../../ui/icons.tsx';
 import { FilterPanel } from './filter-panel.tsx';
 import { useFocusTrap } from '../../ui/use-focus-trap.ts';
-import { useGames } from './use-games.ts';
+import { useGames } from './api.ts';
 import { apiQuery, noFilters, withFilters, type StoreFilters, type StoreState } from './url-state.ts';
 import styles from './filters.module.css';
 

@@ -1,4 +1,5 @@
-import { PAGINATION_COLLAPSE_ABOVE } from '@keystore/contract/constants';
+/** Up to this many pages every number shows; beyond it the list collapses around the current page (SPEC §9). */
+export const PAGINATION_COLLAPSE_ABOVE = 5;
 
 /** A numbered page, or a gap shown as an ellipsis. */
 export type PageListEntry = number | 'gap';

@@ -8,7 +8,7 @@ import { Pagination } from './pagination.tsx';
 import { pageCountOf } from './pagination-pages.ts';
 import { PlatformTabs } from './platform-tabs.tsx';
 import { SortSelect } from './sort-select.tsx';
-import { useGames } from './use-games.ts';
+import { useGames } from './api.ts';
 import { apiQuery, listKey, parseStoreState, sameFilters, storeSearch, withFilter, withFilters, withPage, withSort, type StoreState } from './url-state.ts';
 import styles from './store-page.module.css';
 

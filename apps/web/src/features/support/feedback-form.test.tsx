@@ -1,8 +1,10 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { messageSchema } from '@keystore/contract';
 import { signIn } from '../../lib/session.ts';
-import { json, resetTestState, stubApi, testUser } from '../../test/fixtures.tsx';
+import { answer, testUser } from '../../test/contract-fixtures.ts';
+import { json, networkError, renderWithQueries, resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { SupportPage } from './support-page.tsx';
 
 const describedText = (field: HTMLElement) => document.getElementById(field.getAttribute('aria-describedby') ?? '')?.textContent;
@@ -20,7 +22,7 @@ describe('the support e-mail form', () => {
   it('shows the rules of SPEC §5 under the fields and sends nothing while they fail', async () => {
     const calls = stubApi({});
     const user = userEvent.setup();
-    render(<SupportPage />);
+    renderWithQueries(<SupportPage />);
     await user.click(screen.getByRole('button', { name: 'Send a message' }));
     expect(describedText(screen.getByLabelText('Email'))).toBe('Email is required');
     expect(describedText(screen.getByLabelText('Name'))).toBe('Name is required');
@@ -37,7 +39,7 @@ describe('the support e-mail form', () => {
   it('counts the message up to 450 characters and takes no more', async () => {
     stubApi({});
     const user = userEvent.setup();
-    render(<SupportPage />);
+    renderWithQueries(<SupportPage />);
     const message = screen.getByLabelText('Message');
     expect(screen.getByText('0/450')).toBeTruthy();
     await user.type(message, 'Hello');
@@ -50,9 +52,9 @@ describe('the support e-mail form', () => {
   });
 
   it('sends the message with the e-mail lowercased, shows the answer and empties the form', async () => {
-    const calls = stubApi({ 'POST /api/support/feedback': () => json(200, { message: 'Thank you! Your message has been sent. We answer within 24 hours.' }) });
+    const calls = stubApi({ 'POST /api/support/feedback': () => answer(messageSchema, { message: 'Thank you! Your message has been sent. We answer within 24 hours.' }) });
     const user = userEvent.setup();
-    render(<SupportPage />);
+    renderWithQueries(<SupportPage />);
     await fillForm(user);
     await user.click(screen.getByRole('button', { name: 'Send a message' }));
     expect(calls).toEqual([
@@ -65,21 +67,21 @@ describe('the support e-mail form', () => {
   it("shows the server's error, else 'Failed to send your message. Please try again.'", async () => {
     stubApi({ 'POST /api/support/feedback': () => json(429, { error: 'Too many attempts. Please try again in 60 seconds.' }) });
     const user = userEvent.setup();
-    render(<SupportPage />);
+    renderWithQueries(<SupportPage />);
     await fillForm(user);
     await user.click(screen.getByRole('button', { name: 'Send a message' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Too many attempts. Please try again in 60 seconds.');
 
-    stubApi({});
+    stubApi({ 'POST /api/support/feedback': networkError });
     await user.click(screen.getByRole('button', { name: 'Send a message' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to send your message. Please try again.');
   });
 
   it("fills in a logged-in customer's e-mail and sends their bearer token", async () => {
-    const calls = stubApi({ 'POST /api/support/feedback': () => json(200, { message: 'Sent.' }) });
+    const calls = stubApi({ 'POST /api/support/feedback': () => answer(messageSchema, { message: 'Sent.' }) });
     act(() => signIn('jwt-token', testUser({ email: 'keymaster@gmail.com' })));
     const user = userEvent.setup();
-    render(<SupportPage />);
+    renderWithQueries(<SupportPage />);
     expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('keymaster@gmail.com');
     await user.type(screen.getByLabelText('Name'), 'Key Master');
     await user.type(screen.getByLabelText('Title of message'), 'Hello');

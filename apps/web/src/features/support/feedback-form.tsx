@@ -4,9 +4,10 @@ import { SUPPORT_MESSAGE_MAX_LENGTH } from '@keystore/contract/constants';
 import { supportMessages } from '@keystore/contract/messages';
 import { emailProblem, normalizeEmail } from '@keystore/contract/rules';
 import { supportMessageProblem, supportNameProblem, supportTitleProblem } from '@keystore/contract/support-rules';
+import { byRule } from '../../lib/form-rules.ts';
 import { messageOf } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.ts';
-import { sendFeedback } from './support-api.ts';
+import { useSendFeedback } from './api.ts';
 import { SupportField } from './support-field.tsx';
 import styles from './support-page.module.css';
 
@@ -18,12 +19,12 @@ interface FeedbackValues {
 }
 
 const EMPTY: FeedbackValues = { email: '', name: '', title: '', message: '' };
-const rule = (check: (value: string) => string | undefined) => (value: string) => check(value) ?? true;
 
 /** The e-mail form (SPEC §2 Support, §5, §8): the contract's rules under each field, a 450-character counter. */
 export function FeedbackForm() {
   const { register, handleSubmit, formState, control, reset, getValues, setValue } = useForm<FeedbackValues>({ mode: 'onTouched', defaultValues: EMPTY });
   const signedInEmail = useSession().user?.email;
+  const sendFeedback = useSendFeedback();
   const [failure, setFailure] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const length = useWatch({ control, name: 'message' }).length;
@@ -37,7 +38,7 @@ export function FeedbackForm() {
     setFailure(null);
     setSent(null);
     try {
-      const answer = await sendFeedback({ ...values, email: normalizeEmail(values.email) });
+      const answer = await sendFeedback.mutateAsync({ ...values, email: normalizeEmail(values.email) });
       setSent(answer.message || supportMessages.feedbackSent);
       reset({ ...EMPTY, email: signedInEmail ?? '' });
     } catch (error) {
@@ -51,14 +52,14 @@ export function FeedbackForm() {
         Write to us
       </h2>
       <p className={styles.text}>We answer every message within 24 hours.</p>
-      <SupportField label="Email" type="email" autoComplete="email" registration={register('email', { validate: rule(emailProblem) })} error={formState.errors.email?.message} />
-      <SupportField label="Name" autoComplete="name" registration={register('name', { validate: rule(supportNameProblem) })} error={formState.errors.name?.message} />
-      <SupportField label="Title of message" registration={register('title', { validate: rule(supportTitleProblem) })} error={formState.errors.title?.message} />
+      <SupportField label="Email" type="email" autoComplete="email" registration={register('email', { validate: byRule(emailProblem) })} error={formState.errors.email?.message} />
+      <SupportField label="Name" autoComplete="name" registration={register('name', { validate: byRule(supportNameProblem) })} error={formState.errors.name?.message} />
+      <SupportField label="Title of message" registration={register('title', { validate: byRule(supportTitleProblem) })} error={formState.errors.title?.message} />
       <SupportField
         multiline
         label="Message"
         maxLength={SUPPORT_MESSAGE_MAX_LENGTH}
-        registration={register('message', { validate: rule(supportMessageProblem) })}
+        registration={register('message', { validate: byRule(supportMessageProblem) })}
         error={formState.errors.message?.message}
         aside={
           <span className={styles.counter}>

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { ChatMessage } from '@keystore/contract';
 import { CHAT_CONTEXT_MESSAGES, SUPPORT_MESSAGE_MAX_LENGTH } from '@keystore/contract/constants';
 import { supportMessages } from '@keystore/contract/messages';
-import { askChat } from './support-api.ts';
+import { useAskChat } from './api.ts';
 import styles from './live-chat.module.css';
 
 /** A chat line; a failed answer is shown but never sent back as context. */
@@ -31,6 +31,7 @@ export function LiveChat() {
 
 function Conversation({ lines, setLines }: { lines: Line[]; setLines: (update: (lines: Line[] | null) => Line[]) => void }) {
   const [draft, setDraft] = useState('');
+  const askChat = useAskChat();
   const [waiting, setWaiting] = useState(false);
   const log = useRef<HTMLOListElement>(null);
   const inputId = useId();
@@ -50,7 +51,7 @@ function Conversation({ lines, setLines }: { lines: Line[]; setLines: (update: (
     setDraft('');
     setWaiting(true);
     try {
-      const { answer } = await askChat(text, context);
+      const { answer } = await askChat.mutateAsync({ message: text, context });
       setLines((current) => [...(current ?? []), { sender: 'bot', text: answer }]);
     } catch {
       setLines((current) => [...(current ?? []), { sender: 'bot', text: supportMessages.chatFailed, failed: true }]);

@@ -9,7 +9,7 @@ import {
   type Sort,
 } from '@keystore/contract';
 import { Bitset, intersectAll } from './bitset.ts';
-import { Lru } from './lru.ts';
+import { Lru } from '../../../platform/lru.ts';
 import { idRanks, interner, listInterner, numberRanks } from './ranks.ts';
 import { TextSearch } from './text-search.ts';
 

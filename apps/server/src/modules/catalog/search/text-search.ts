@@ -147,7 +147,7 @@ function allowedEdits(word: string): number {
 }
 
 /** Title words for fuzzy matching: lowercase letters and digits, accents removed ("Pokémon" → "pokemon"). */
-export function wordsOf(text: string): string[] {
+function wordsOf(text: string): string[] {
   if (ASCII.test(text)) return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
   return text
     .normalize('NFKD')

@@ -1,0 +1,209 @@
+// The orders of the back office (issue 15): the filtered table and its CSV export, one order with its
+// buyer, payment, masked keys and timeline, and the support actions (refund, resend the receipt,
+// retry the delivery). Each action is idempotent, refused with a 409 in a state that does not allow
+// it, and recorded in the audit log; a refund also moves the order (its timeline holds it), the two
+// others are shown in the timeline from their audit records, since they move no state.
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import {
+  adminMessages,
+  centsToEuro,
+  csvSafe,
+  maskKey,
+  ORDER_CURRENCY,
+  type AdminOrder,
+  type AdminOrderList,
+  type AdminOrderRow,
+  type OrderEvent,
+} from '@keystore/contract';
+import type { Database } from '../../db/client.ts';
+import { auditOfTarget, recordAudit } from '../../platform/audit.ts';
+import { Conflict, NotFound } from '../../platform/errors.ts';
+import type { MailContext } from '../../platform/mail/layout.ts';
+import { receiptMail } from '../../platform/mail/order-mails.ts';
+import type { Mailer } from '../../platform/mailer.ts';
+import type { LibraryService } from '../library/ports.ts';
+import type { Accounts } from '../users/ports.ts';
+import type { KeyAllocator } from './allocation.ts';
+import { adminOrderBatches, adminOrderPage, type AdminOrderDbRow, type OrderFilter } from './admin-store.ts';
+import type { AdminAction, PaymentStates } from './payment-states.ts';
+import { eventsOfOrder, findOrder, linesOf, lockOrder, updateOrder, type OrderRow } from './store.ts';
+import { toOrder } from './views.ts';
+
+/** A second resend within this time (a double click, a retried request) sends nothing more. */
+const RESEND_QUIET_SECONDS = 60;
+
+/** What the timeline says of the actions that move no state. */
+const ACTION_TEXT = { 'order.resend': 'Receipt sent again', 'order.retry-delivery': 'Delivery retried' } as const;
+
+export const ORDER_CSV_COLUMNS = ['Order', 'Created', 'Status', 'Delivery', 'Amount', 'Currency', 'Items', 'Provider', 'Buyer e-mail', 'Buyer username'];
+
+export interface OrderBackOfficeDeps {
+  database: Database;
+  library: LibraryService;
+  accounts: Accounts;
+  mailer: Mailer;
+  mailContext: MailContext;
+  payments: PaymentStates;
+  allocator: KeyAllocator;
+}
+
+export class OrderBackOffice {
+  private readonly deps: OrderBackOfficeDeps;
+
+  constructor(deps: OrderBackOfficeDeps) {
+    this.deps = deps;
+  }
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  /** One page of the orders matching the filter, newest first. */
+  async list(filter: OrderFilter, page: number, pageSize: number): Promise<AdminOrderList> {
+    const { rows, total } = await adminOrderPage(this.db, filter, page, pageSize);
+    return { items: rows.map(toAdminRow), total, page, pageSize };
+  }
+
+  /**
+   * The orders matching the filter as CSV (RFC 4180: CRLF, quotes where needed), read in batches and
+   * streamed; every text cell a spreadsheet could run as a formula is defused (csvSafe).
+   */
+  csv(filter: OrderFilter): Readable {
+    const csv = stringify({ header: true, columns: ORDER_CSV_COLUMNS, record_delimiter: 'windows' });
+    const db = this.db;
+    const records = Readable.from(
+      (async function* () {
+        for await (const batch of adminOrderBatches(db, filter)) {
+          for (const row of batch.map(toAdminRow)) yield csvRecord(row);
+        }
+      })(),
+    );
+    records.on('error', (error) => csv.destroy(error));
+    return records.pipe(csv);
+  }
+
+  /** One order as the back office shows it. */
+  async detail(orderId: string): Promise<AdminOrder> {
+    const row = await findOrder(this.db, orderId);
+    if (!row) throw new NotFound(adminMessages.orderNotFound);
+    const [lines, keys, events, actions, buyer, keysPerLine] = await Promise.all([
+      linesOf(this.db, [orderId]),
+      this.deps.library.keysOfOrder(orderId),
+      eventsOfOrder(this.db, orderId),
+      auditOfTarget(this.db, { type: 'order', id: orderId }, ['order.resend', 'order.retry-delivery']),
+      row.userId ? this.deps.accounts.findById(row.userId) : undefined,
+      this.deps.library.liveKeysPerLine([orderId]),
+    ]);
+    const titles = new Map(lines.map((line) => [line.id, line.title]));
+    const timeline: OrderEvent[] = [
+      ...events.map((event) => ({ at: event.at, kind: event.kind, from: event.fromStatus, to: event.toStatus, actor: event.actor, reason: event.reason })),
+      ...actions.map((action) => ({
+        at: action.at,
+        kind: 'action' as const,
+        from: null,
+        to: ACTION_TEXT[action.action as keyof typeof ACTION_TEXT],
+        actor: `admin:${action.actorId}`,
+        reason: action.reason,
+      })),
+    ]
+      .sort((a, b) => a.at.getTime() - b.at.getTime())
+      .map((event) => ({ ...event, at: event.at.toISOString() }));
+    return {
+      order: toOrder(row, lines, keysPerLine),
+      buyer: { id: row.userId, email: buyer?.email ?? null, username: buyer?.username ?? null },
+      payment: { provider: row.provider, reference: row.providerRef },
+      keys: keys.map((key) => ({ gameId: key.gameId, title: titles.get(key.lineId) ?? '', masked: maskKey(key.serial), revealed: key.revealed })),
+      timeline,
+    };
+  }
+
+  /** Refunds a paid order (PaymentStates.refund); a refunded one answers as it is. */
+  async refund(orderId: string, by: AdminAction): Promise<AdminOrder> {
+    await this.deps.payments.refund(orderId, by);
+    return this.detail(orderId);
+  }
+
+  /**
+   * Sends the receipt with the keys again, through the outbox, to the buyer's own address only (never
+   * one the caller names). Only for a paid order whose keys are delivered.
+   */
+  async resend(orderId: string, by: AdminAction): Promise<AdminOrder> {
+    const order = await this.existing(orderId);
+    if (order.status !== 'Paid' || order.deliveryStatus !== 'Delivered' || !order.userId) throw new Conflict(adminMessages.resendNotAllowed);
+    const buyer = await this.deps.accounts.findById(order.userId);
+    if (!buyer) throw new Conflict(adminMessages.resendNotAllowed);
+    const [lines, keys] = await Promise.all([linesOf(this.db, [orderId]), this.deps.library.keysOfOrder(orderId)]);
+    await this.db.transaction(async (tx) => {
+      // Serialises the resends of one order, so the quiet time below holds between instances too.
+      const current = await lockOrder(tx, orderId);
+      if (current?.status !== 'Paid' || current.deliveryStatus !== 'Delivered') throw new Conflict(adminMessages.resendNotAllowed);
+      const recent = await auditOfTarget(tx, { type: 'order', id: orderId }, ['order.resend']);
+      if (recent.some((entry) => Date.now() - entry.at.getTime() < RESEND_QUIET_SECONDS * 1000)) return;
+      await this.deps.mailer.enqueue(tx, receiptMail(this.deps.mailContext, { email: buyer.email, username: buyer.username }, order, lines, keys));
+      await recordAudit(tx, { actor: by.actor, action: 'order.resend', target: { type: 'order', id: orderId }, after: { to: buyer.email }, reason: by.reason });
+    });
+    this.deps.mailer.flush();
+    return this.detail(orderId);
+  }
+
+  /**
+   * Makes a paid order whose keys are not all in due for delivery now, and starts a run on this
+   * instance (another instance's retry job takes it if this one is busy with it: a run owns its
+   * order). Repeating it only makes it due again.
+   */
+  async retryDelivery(orderId: string, by: AdminAction): Promise<AdminOrder> {
+    const order = await this.existing(orderId);
+    if (order.status !== 'Paid' || order.deliveryStatus === 'Delivered') throw new Conflict(adminMessages.retryNotAllowed);
+    await this.db.transaction(async (tx) => {
+      const current = await lockOrder(tx, orderId);
+      if (current?.status !== 'Paid' || current.deliveryStatus === 'Delivered') throw new Conflict(adminMessages.retryNotAllowed);
+      await updateOrder(tx, orderId, { nextAllocationAt: new Date() });
+      await recordAudit(tx, {
+        actor: by.actor,
+        action: 'order.retry-delivery',
+        target: { type: 'order', id: orderId },
+        before: { deliveryStatus: current.deliveryStatus, attempts: current.allocationAttempts, lastError: current.lastAllocationError },
+        reason: by.reason,
+      });
+    });
+    void this.deps.allocator.allocate(orderId);
+    return this.detail(orderId);
+  }
+
+  private async existing(orderId: string): Promise<OrderRow> {
+    const order = await findOrder(this.db, orderId);
+    if (!order) throw new NotFound(adminMessages.orderNotFound);
+    return order;
+  }
+}
+
+function toAdminRow(row: AdminOrderDbRow): AdminOrderRow {
+  return {
+    _id: row.id,
+    createdAt: new Date(row.created_at).toISOString(),
+    status: row.status,
+    deliveryStatus: row.delivery_status,
+    amount: centsToEuro(row.amount_cents),
+    currency: ORDER_CURRENCY,
+    items: row.items ?? '',
+    provider: row.provider,
+    buyer: { id: row.user_id, email: row.email, username: row.username },
+  };
+}
+
+/** One CSV record of an order; each text cell defused against formula injection. */
+function csvRecord(row: AdminOrderRow): string[] {
+  return [
+    row._id,
+    row.createdAt,
+    row.status,
+    row.deliveryStatus,
+    row.amount.toFixed(2),
+    row.currency,
+    row.items,
+    row.provider,
+    row.buyer.email ?? '',
+    row.buyer.username ?? '',
+  ].map(csvSafe);
+}

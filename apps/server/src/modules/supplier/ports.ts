@@ -1,0 +1,2 @@
+// What other modules may use of the supplier module (eslint.config.js lets them import only this file).
+export type { Supplier, SupplierKey, SupplierProduct } from './supplier.ts';

@@ -1,0 +1,3 @@
+// What other modules may use of the users module (eslint.config.js lets them import only this file).
+export type { Accounts } from './accounts.ts';
+export type { PurchaseStats, PurchaseSummary, UserRow, UsersService } from './service.ts';

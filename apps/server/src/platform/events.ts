@@ -1,0 +1,104 @@
+// The store's in-process event bus (DESIGN §6, decision 022): a module says what happened to an
+// order, an account or a game, and whoever cares (notifications, and later alerts and the back
+// office) subscribes, so no module imports the one that reacts. Events stay in this process: what
+// must reach other instances is written to PostgreSQL by a subscriber (a notification's insert and
+// NOTIFY), and what must survive a crash is written in the publisher's transaction.
+//
+// Two kinds, told apart by type so a publisher cannot mix them up:
+// - after the fact (`emit`): the change is committed; subscribers run in the background, a failure
+//   is logged, never thrown to the publisher, and `drain` waits for them (tests, shutdown).
+// - awaited (`publish`): subscribers are awaited one after another and a failure is thrown to the
+//   publisher. Most carry the publisher's transaction: what a subscriber writes commits with the
+//   change or rolls back with it (an outbox).
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client.ts';
+
+/** An order as a subscriber sees it; `userId` is null once the account is deleted. */
+interface OrderSubject {
+  orderId: string;
+  userId: string | null;
+}
+
+/** Events told after their change is committed. */
+export interface AfterCommitEvents {
+  'order-paid': OrderSubject & { amountCents: number; currency: string };
+  'order-refunded': OrderSubject & { amountCents: number; currency: string };
+  /** Closed unpaid by its buyer (the pay page's Cancel) or because its time to pay ran out. */
+  'order-cancelled': OrderSubject;
+  'order-expired': OrderSubject;
+  /** A sync changed a game's price (euro cents, markup included). */
+  'price-changed': { gameId: string; from: number; to: number };
+  /** A sync changed the supplier's quantity of a game: the sellable stock before and after. */
+  'stock-changed': { gameId: string; from: number; to: number };
+  'account-created': { userId: string };
+  'password-changed': { userId: string };
+  'new-device-login': { userId: string; ip: string };
+}
+
+/** Events the publisher awaits; those with `tx` are told inside the transaction that makes the change. */
+export interface AwaitedEvents {
+  /** A paid order's keys are stored and it is marked Delivered. */
+  'order-delivered': OrderSubject & { tx: Db; keyCount: number };
+  /** A payment failed and the order is closed (its stock goes back). */
+  'order-declined': OrderSubject & { tx: Db; reason: string | null };
+  /** A news item was published (the news module logs a subscriber's failure: the item stays published). */
+  'news-published': { id: string; title: string };
+}
+
+type Handler<Payload> = (payload: Payload) => void | Promise<void>;
+
+/** A tiny typed emitter: a list of handlers per event name, and the two ways of telling them. */
+export class EventBus<After extends object = AfterCommitEvents, Within extends object = AwaitedEvents> {
+  private readonly handlers = new Map<PropertyKey, Array<Handler<never>>>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly log: FastifyBaseLogger;
+
+  constructor(log: FastifyBaseLogger) {
+    this.log = log;
+  }
+
+  /** Subscribes to an event; answers the function that unsubscribes. */
+  on<Name extends keyof (After & Within)>(name: Name, handler: Handler<(After & Within)[Name]>): () => void {
+    const list = this.handlers.get(name) ?? [];
+    list.push(handler as Handler<never>);
+    this.handlers.set(name, list);
+    return () => {
+      const at = list.indexOf(handler as Handler<never>);
+      if (at >= 0) list.splice(at, 1);
+    };
+  }
+
+  /** Tells the subscribers of a committed change without waiting for them; a failure is logged. */
+  emit<Name extends keyof After>(name: Name, payload: After[Name]): void {
+    for (const handler of this.handlersOf<After[Name]>(name)) {
+      // Called at once, so whatever the subscriber starts is under way when the publisher goes on.
+      let work: Promise<unknown>;
+      try {
+        work = Promise.resolve(handler(payload));
+      } catch (error) {
+        work = Promise.reject(error);
+      }
+      work = work.catch((error: unknown) => this.log.error({ err: error, event: name }, 'an event subscriber failed'));
+      this.inFlight.add(work);
+      void work.finally(() => this.inFlight.delete(work));
+    }
+  }
+
+  /** Tells the subscribers one after another and waits for them; a failure is thrown to the publisher. */
+  async publish<Name extends keyof Within>(name: Name, payload: Within[Name]): Promise<void> {
+    for (const handler of this.handlersOf<Within[Name]>(name)) await handler(payload);
+  }
+
+  /** Waits for the subscribers of emitted events still at work, including events they emit in turn. */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private handlersOf<Payload>(name: PropertyKey): Array<Handler<Payload>> {
+    // A copy: a handler that unsubscribes while the event is told does not skip the next one.
+    return [...(this.handlers.get(name) ?? [])] as Array<Handler<Payload>>;
+  }
+}
+
+/** The app's bus. */
+export type StoreEventBus = EventBus<AfterCommitEvents, AwaitedEvents>;

@@ -1,0 +1,87 @@
+// The order e-mails: the receipt with the keys once every key is in, and the notice that delivery
+// is delayed. Plain text and HTML, every value escaped in the HTML.
+import { centsToEuro } from '@keystore/contract';
+import type { MailMessage } from '../mailer.ts';
+import { escapeHtml, mailFrame, paragraphHtml, signature, STORE_NAME, type MailContext } from './layout.ts';
+
+export interface Recipient {
+  email: string;
+  username: string;
+}
+
+/** What the order mails show of an order and its lines (the orders module's rows). */
+interface MailedOrder {
+  id: string;
+  amountCents: number;
+  paidAt: Date | null;
+}
+interface MailedLine {
+  id: string;
+  title: string;
+  platform: string;
+  quantity: number;
+  unitPriceCents: number;
+}
+
+const euro = (cents: number) => `€${centsToEuro(cents).toFixed(2)}`;
+const shortId = (order: MailedOrder) => order.id.slice(0, 8).toUpperCase();
+
+/** The receipt: what was bought, what it cost, and each key (also in the library, behind 'Reveal Key'). */
+export function receiptMail(
+  context: MailContext,
+  to: Recipient,
+  order: MailedOrder,
+  lines: MailedLine[],
+  keys: Array<{ lineId: string; serial: string; demo: boolean }>,
+): MailMessage {
+  const libraryUrl = `${context.publicUrl}/library?order=${encodeURIComponent(order.id)}`;
+  const keysOf = (line: MailedLine) => keys.filter((key) => key.lineId === line.id);
+  const demo = keys.some((key) => key.demo);
+  const text = [
+    `Hi ${to.username},`,
+    '',
+    `Thank you for your order ${shortId(order)}. It is paid and here are your keys.`,
+    '',
+    ...lines.flatMap((line) => [
+      `${line.title} (${line.platform}) × ${line.quantity}: ${euro(line.unitPriceCents * line.quantity)}`,
+      ...keysOf(line).map((key) => `    ${key.serial}`),
+    ]),
+    '',
+    `Total paid: ${euro(order.amountCents)}${order.paidAt ? ` on ${order.paidAt.toUTCString()}` : ''}`,
+    ...(demo ? ['', 'These are demo keys of the demonstration store: they activate nothing.'] : []),
+    '',
+    `Your keys are also in your library: ${libraryUrl}`,
+    `Keep them private: anyone who has a key can redeem it. Questions? Write to ${context.supportEmail}.`,
+    '',
+    ...signature(context),
+  ].join('\n');
+  const rows = lines
+    .map(
+      (line) => `<tr><td style="padding:8px 0;border-bottom:1px solid #eeeeee">
+<strong>${escapeHtml(line.title)}</strong> <span style="color:#666666">(${escapeHtml(line.platform)}) × ${line.quantity}</span><br>
+${keysOf(line).map((key) => `<code style="display:inline-block;margin:4px 0;padding:4px 8px;background:#f4f4f7;border-radius:4px;font-family:Consolas,monospace">${escapeHtml(key.serial)}</code>`).join('<br>')}
+</td><td style="padding:8px 0;border-bottom:1px solid #eeeeee;text-align:right;vertical-align:top">${euro(line.unitPriceCents * line.quantity)}</td></tr>`,
+    )
+    .join('\n');
+  const body = `${paragraphHtml(`Thank you for your order ${shortId(order)}. It is paid and here are your keys.`)}
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}
+<tr><td style="padding:8px 0"><strong>Total paid</strong></td><td style="padding:8px 0;text-align:right"><strong>${euro(order.amountCents)}</strong></td></tr></table>
+${demo ? '<p style="margin:16px 0;color:#666666">These are demo keys of the demonstration store: they activate nothing.</p>' : ''}
+<p style="margin:16px 0"><a href="${escapeHtml(libraryUrl)}" style="display:inline-block;padding:12px 20px;background:#6c5ce7;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600">Open my library</a></p>
+<p style="margin:0 0 16px;font-size:12px;color:#666666">Keep your keys private: anyone who has a key can redeem it.</p>`;
+  const subject = `Your ${STORE_NAME} order ${shortId(order)}: your keys`;
+  return { to: to.email, subject, text, html: mailFrame(context, subject, body, `Hi ${to.username},`) };
+}
+
+/** Paid, but the supplier has not handed over every key yet: the customer learns it, once. */
+export function deliveryDelayedMail(context: MailContext, to: Recipient, order: MailedOrder, lines: MailedLine[]): MailMessage {
+  const items = lines.map((line) => `${line.title} × ${line.quantity}`).join(', ');
+  const paragraphs = [
+    `Your payment for order ${shortId(order)} (${items}, ${euro(order.amountCents)}) has been received.`,
+    'Our supplier has not handed over your keys yet. We keep trying, and you will get another e-mail with your keys the moment they are in; delivery takes at most 1 business day.',
+    `If they do not arrive by then, you can ask for a refund at ${context.supportEmail}.`,
+  ];
+  const subject = `Your ${STORE_NAME} order ${shortId(order)}: delivery is delayed`;
+  const text = [`Hi ${to.username},`, '', ...paragraphs, '', ...signature(context)].join('\n');
+  return { to: to.email, subject, text, html: mailFrame(context, subject, paragraphs.map(paragraphHtml).join('\n'), `Hi ${to.username},`) };
+}

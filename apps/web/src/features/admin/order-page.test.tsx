@@ -1,0 +1,81 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { adminMessages, adminOrderSchema, orderSchema } from '@keystore/contract';
+import { testAdminOrder } from '../../test/admin-fixtures.ts';
+import { answer, testOrder } from '../../test/contract-fixtures.ts';
+import { json, renderWithQueries, resetTestState, stubApi } from '../../test/fixtures.tsx';
+import { Toasts } from '../../ui/toasts.tsx';
+import { AdminOrderPage } from './order-page.tsx';
+
+afterEach(resetTestState);
+
+function renderOrder() {
+  renderWithQueries(
+    <MemoryRouter initialEntries={['/admin/orders/o1']}>
+      <Routes>
+        <Route path="/admin/orders/:id" element={<AdminOrderPage />} />
+      </Routes>
+      <Toasts />
+    </MemoryRouter>,
+  );
+}
+
+describe('an order in the back office', () => {
+  it('shows its timeline, its buyer and its keys masked', async () => {
+    stubApi({ 'GET /api/admin/orders/o1': () => answer(adminOrderSchema, testAdminOrder()) });
+    renderOrder();
+    const timeline = await screen.findByRole('table', { name: 'Timeline' });
+    expect(within(timeline).getAllByRole('row').map((row) => row.textContent)).toEqual([
+      'TimeChangeByReason',
+      '2026-11-24 10:15new → Awaiting paymentcustomer:u1—',
+      '2026-11-24 10:16Awaiting payment → Paidprovider:test—',
+      '2026-11-24 10:16Delivery: Pending → Deliveredsystem:delivery—',
+    ]);
+    expect(screen.getByRole('cell', { name: 'Key ending 7Q2Z' }).textContent).toBe('••••••••••••7Q2Z');
+    expect(screen.getByRole('link', { name: 'player@example.org' }).getAttribute('href')).toBe('/admin/users/u1');
+    expect(screen.getByText('pay_123', { exact: false })).toBeTruthy();
+  });
+
+  it('refunds after the confirm dialog, with the reason, then loads the order again', async () => {
+    let refunded = false;
+    const calls = stubApi({
+      'GET /api/admin/orders/o1': () =>
+        answer(adminOrderSchema, refunded ? testAdminOrder({ order: testOrder({ status: 'Refunded', deliveryStatus: 'Delivered' }) }) : testAdminOrder()),
+      'POST /api/admin/orders/o1/refund': () => {
+        refunded = true;
+        return answer(orderSchema, testOrder({ status: 'Refunded' }));
+      },
+    });
+    renderOrder();
+    await screen.findByRole('table', { name: 'Timeline' });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Refund' }));
+    const dialog = screen.getByRole('dialog', { name: 'Refund?' });
+    expect(calls.filter((call) => call.route.startsWith('POST'))).toEqual([]);
+    await user.type(within(dialog).getByLabelText('Reason (optional)'), 'Key did not work');
+    await user.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    expect(await screen.findByText('The order was refunded.')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await screen.findByText('Refunded');
+    expect(calls.map(({ route, body }) => [route, body])).toEqual([
+      ['GET /api/admin/orders/o1', undefined],
+      ['POST /api/admin/orders/o1/refund', { reason: 'Key did not work' }],
+      ['GET /api/admin/orders/o1', undefined],
+    ]);
+  });
+
+  it('shows the server’s 409 text when the order’s state does not allow the action', async () => {
+    stubApi({
+      'GET /api/admin/orders/o1': () => answer(adminOrderSchema, testAdminOrder()),
+      'POST /api/admin/orders/o1/retry-delivery': () => json(409, { error: adminMessages.retryNotAllowed }),
+    });
+    renderOrder();
+    await screen.findByRole('table', { name: 'Timeline' });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Retry delivery' }));
+    await user.click(within(screen.getByRole('dialog', { name: 'Retry delivery?' })).getByRole('button', { name: 'Retry delivery' }));
+    expect(await screen.findByText(adminMessages.retryNotAllowed)).toBeTruthy();
+  });
+});

@@ -1,0 +1,194 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { adminMessages } from '@keystore/contract/admin-rules';
+import { messageOf } from '../../lib/api.ts';
+import { formatEuro } from '../../lib/money.ts';
+import { showToast } from '../../ui/toasts.tsx';
+import { AdminPage, ConfirmDialog, TableWrap, Time } from './admin-ui.tsx';
+import { orderQuery, useOrderAction, type OrderAction } from './api.ts';
+import styles from './admin.module.css';
+
+const ACTIONS: Record<OrderAction, { label: string; text: string; done: string }> = {
+  refund: { label: 'Refund', text: 'The buyer gets the amount back and the order’s keys leave their library.', done: 'The order was refunded.' },
+  resend: { label: 'Resend keys', text: 'The receipt with the keys goes to the buyer’s address again.', done: adminMessages.resent },
+  'retry-delivery': { label: 'Retry delivery', text: 'The keys not delivered yet are asked from the supplier again.', done: adminMessages.retryStarted },
+};
+
+/** One order for support: lines, buyer, payment, masked keys, its timeline, and the actions. */
+export function AdminOrderPage() {
+  const { id = '' } = useParams();
+  const query = useQuery(orderQuery(id));
+  const act = useOrderAction(id);
+  const [asking, setAsking] = useState<OrderAction | null>(null);
+
+  const run = (action: OrderAction, reason: string) =>
+    act.mutate(
+      { action, reason: reason || undefined },
+      {
+        // The refund answers the order, the others a message: a toast says what happened either way.
+        onSuccess: (answer) => showToast('message' in answer ? answer.message : ACTIONS[action].done),
+        onError: (error) => showToast(messageOf(error, 'The action failed. Please try again.'), 'error'),
+        onSettled: () => setAsking(null),
+      },
+    );
+
+  const data = query.data;
+  const actions = (
+    <div className={styles.actions}>
+      {(Object.keys(ACTIONS) as OrderAction[]).map((action) => (
+        <button key={action} type="button" className={action === 'refund' ? styles.danger : styles.secondary} onClick={() => setAsking(action)} disabled={!data}>
+          {ACTIONS[action].label}
+        </button>
+      ))}
+    </div>
+  );
+  return (
+    <AdminPage title={`Order ${id}`} query={query} actions={actions}>
+      {data && (
+        <>
+          <div className={styles.grid}>
+            <section className={styles.panel} aria-labelledby="order-facts">
+              <h2 id="order-facts" className={styles.subtitle}>
+                Order
+              </h2>
+              <dl className={styles.facts}>
+                <dt>Status</dt>
+                <dd>{data.order.status}</dd>
+                <dt>Delivery</dt>
+                <dd>{data.order.deliveryStatus}</dd>
+                <dt>Placed</dt>
+                <dd><Time iso={data.order.createdAt} /></dd>
+                <dt>Amount</dt>
+                <dd>{formatEuro(data.order.amount)}</dd>
+                <dt>Buyer</dt>
+                <dd>
+                  {data.buyer.id ? (
+                    <Link to={`/admin/users/${data.buyer.id}`} className={styles.link}>
+                      {data.buyer.email ?? data.buyer.username}
+                    </Link>
+                  ) : (
+                    (data.buyer.email ?? 'Deleted account')
+                  )}
+                </dd>
+                <dt>Payment</dt>
+                <dd>
+                  {data.payment.provider}
+                  {data.payment.reference && <span className={styles.mono}> · {data.payment.reference}</span>}
+                </dd>
+                {data.order.declineReason && (
+                  <>
+                    <dt>Declined</dt>
+                    <dd>{data.order.declineReason}</dd>
+                  </>
+                )}
+              </dl>
+            </section>
+            <section className={styles.panel} aria-labelledby="order-keys">
+              <h2 id="order-keys" className={styles.subtitle}>
+                Keys
+              </h2>
+              {data.keys.length === 0 ? (
+                <p className={styles.muted}>No keys delivered.</p>
+              ) : (
+                <TableWrap label="Keys">
+                  <table className={styles.table}>
+                    <thead>
+                      <tr>
+                        <th scope="col">Game</th>
+                        <th scope="col">Key</th>
+                        <th scope="col">Revealed</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {data.keys.map((key) => (
+                        <tr key={`${key.gameId}-${key.masked}`}>
+                          <th scope="row">{key.title}</th>
+                          <td className={styles.mono} aria-label={`Key ending ${key.masked.slice(-4)}`}>
+                            {key.masked}
+                          </td>
+                          <td>{key.revealed ? 'Yes' : 'No'}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </TableWrap>
+              )}
+            </section>
+          </div>
+          <TableWrap label="Lines">
+            <table className={styles.table}>
+              <caption>Lines</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Game</th>
+                  <th scope="col">Platform</th>
+                  <th scope="col" className={styles.number}>
+                    Quantity
+                  </th>
+                  <th scope="col" className={styles.number}>
+                    Unit price
+                  </th>
+                  <th scope="col" className={styles.number}>
+                    Keys delivered
+                  </th>
+                  <th scope="col" className={styles.number}>
+                    Amount
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.order.lines.map((line) => (
+                  <tr key={line.gameId}>
+                    <th scope="row">{line.title}</th>
+                    <td>{line.platform}</td>
+                    <td className={styles.number}>{line.quantity}</td>
+                    <td className={styles.number}>{formatEuro(line.unitPrice)}</td>
+                    <td className={styles.number}>{line.keysDelivered}</td>
+                    <td className={styles.number}>{formatEuro(line.amount)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+          <TableWrap label="Timeline">
+            <table className={styles.table}>
+              <caption>Timeline</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Change</th>
+                  <th scope="col">By</th>
+                  <th scope="col">Reason</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.timeline.map((event, n) => (
+                  <tr key={`${event.at}-${n}`}>
+                    <th scope="row"><Time iso={event.at} /></th>
+                    <td>
+                      {event.kind === 'action' ? event.to : `${event.kind === 'delivery' ? 'Delivery: ' : ''}${event.from ?? 'new'} → ${event.to}`}
+                    </td>
+                    <td className={styles.mono}>{event.actor}</td>
+                    <td>{event.reason ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        </>
+      )}
+      {asking && (
+        <ConfirmDialog
+          title={`${ACTIONS[asking].label}?`}
+          text={ACTIONS[asking].text}
+          confirmLabel={ACTIONS[asking].label}
+          withReason
+          busy={act.isPending}
+          onConfirm={(reason) => run(asking, reason)}
+          onClose={() => setAsking(null)}
+        />
+      )}
+    </AdminPage>
+  );
+}

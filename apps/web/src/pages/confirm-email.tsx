@@ -1,0 +1,1 @@
+export { ConfirmEmailPage as default } from '../features/auth/confirm-email-page.tsx';

@@ -1,0 +1,1 @@
+export { CookiePolicyPage as default } from '../features/legal/cookie-policy-page.tsx';

@@ -1,0 +1,1 @@
+export { GamePage as default } from '../features/game/game-page.tsx';

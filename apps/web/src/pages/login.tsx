@@ -1,0 +1,5 @@
+import { DialogOverHome } from '../app/dialog-route.tsx';
+
+export default function Page() {
+  return <DialogOverHome view="login" />;
+}

@@ -1,0 +1,1 @@
+export { NewsDetailPage as default } from '../features/news/news-detail-page.tsx';

@@ -1,0 +1,1 @@
+export { NewsListPage as default } from '../features/news/news-list-page.tsx';

@@ -1,0 +1,1 @@
+export { PayPage as default } from '../features/payment/pay-page.tsx';

@@ -1,0 +1,1 @@
+export { ProfilePage as default } from '../features/profile/profile-page.tsx';

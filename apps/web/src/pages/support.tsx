@@ -1,0 +1,1 @@
+export { SupportPage as default } from '../features/support/support-page.tsx';
