@@ -19,6 +19,12 @@ interface OrderSubject {
   userId: string | null;
 }
 
+/** A game's sellable stock at some moment. */
+export interface GameStock {
+  gameId: string;
+  stock: number;
+}
+
 /** Events told after their change is committed. */
 export interface AfterCommitEvents {
   'order-paid': OrderSubject & { amountCents: number; currency: string };
@@ -30,6 +36,11 @@ export interface AfterCommitEvents {
   'price-changed': { gameId: string; from: number; to: number };
   /** A sync changed the supplier's quantity of a game: the sellable stock before and after. */
   'stock-changed': { gameId: string; from: number; to: number };
+  /**
+   * An order took keys off the shelf or put them back: each game's sellable stock as its transaction
+   * left it. Told synchronously, so this instance's lists and game pages show it in the same turn.
+   */
+  'stock-moved': { games: GameStock[] };
   'account-created': { userId: string };
   'password-changed': { userId: string };
   'new-device-login': { userId: string; ip: string };

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogMessages, FILTER_NAMES, type Game, type GameListAnswer, type QuickSearchHit } from '@keystore/contract';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
@@ -141,6 +142,27 @@ describe('catalogue API on the demo feed', () => {
     const missing = await get('/api/games/doesnotexist');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: 'Game not found' });
+  });
+
+  it('answers compressed as the browser asks, the same JSON each way, and a moved stock at once', async () => {
+    const url = '/api/games?pageSize=50';
+    const plain = await t.app.inject({ url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toContain('accept-encoding');
+    const brotli = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(brotli.rawPayload).toString())).toEqual(plain.json());
+    expect(brotli.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+    const gzip = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gzip.rawPayload).toString())).toEqual(plain.json());
+    // A game page is kept too, and still shows stock an order moves on this instance at once.
+    const game = plain.json<GameListAnswer>().items.find((item) => item.stock > 2)!;
+    expect((await get(`/api/games/${game._id}`)).json<Game>().stock).toBe(game.stock);
+    t.app.events.emit('stock-moved', { games: [{ gameId: game._id, stock: game.stock - 2 }] });
+    expect((await get(`/api/games/${game._id}`)).json<Game>().stock).toBe(game.stock - 2);
+    expect((await list('?pageSize=50')).items.find((item) => item._id === game._id)!.stock).toBe(game.stock - 2);
+    t.app.events.emit('stock-moved', { games: [{ gameId: game._id, stock: game.stock }] });
   });
 
   it('draws a cover for every demo product', async () => {

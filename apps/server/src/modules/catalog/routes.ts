@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -15,12 +16,22 @@ import {
   searchQuerySchema,
 } from '@keystore/contract';
 import { NO_AUTH } from '../../platform/openapi.ts';
-import { sendPreparedJson } from '../../platform/prepared-json.ts';
+import { AnswerCache } from '../../platform/answer-cache.ts';
 import { coverSvg } from './cover-art.ts';
 import type { CatalogService } from './service.ts';
 
-/** The catalogue's HTTP surface (SPEC §7, DESIGN §4). */
+/** What the catalogue's answers, kept ready with their compressed forms, may take of memory. */
+const ANSWER_CACHE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The catalogue's HTTP surface (SPEC §7, DESIGN §4). Its reads are the store's busiest calls and
+ * repeat all the time (the first page, popular searches, a game everyone looks at): each answer is
+ * kept, with its compressed forms, under the URL and the catalogue's version (platform/answer-cache.ts).
+ */
 export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> = async (app, { catalog }) => {
+  const answers = new AnswerCache(ANSWER_CACHE_BYTES);
+  const keyOf = (request: FastifyRequest) => `${catalog.version} ${request.url}`;
+
   app.get(
     '/api/games',
     {
@@ -35,8 +46,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
     },
     async (request, reply) => {
       const { search, sort, page, pageSize, ...rest } = request.query;
-      // Sent as prepared JSON: each game's answer is serialised once, when the index is built.
-      return sendPreparedJson(reply, catalog.listJson({ search, sort, page, pageSize, filters: filtersFromQuery(rest) }));
+      // Built from prepared JSON: each game's answer is serialised once and kept by the index.
+      return answers.send(request, reply, keyOf(request), () => catalog.listJson({ search, sort, page, pageSize, filters: filtersFromQuery(rest) }));
     },
   );
 
@@ -52,7 +63,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
         response: { 200: z.array(gameListItemSchema), 400: errorSchema },
       },
     },
-    async (request, reply) => sendPreparedJson(reply, catalog.searchJson(request.query.query, SEARCH_RESULTS_LIMIT)),
+    async (request, reply) => answers.send(request, reply, keyOf(request), () => catalog.searchJson(request.query.query, SEARCH_RESULTS_LIMIT)),
   );
 
   app.get(
@@ -67,7 +78,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
         response: { 200: z.array(quickSearchHitSchema), 400: errorSchema },
       },
     },
-    async (request) => catalog.quickSearch(request.query.query, QUICK_SEARCH_LIMIT),
+    async (request, reply) => answers.send(request, reply, keyOf(request), () => JSON.stringify(catalog.quickSearch(request.query.query, QUICK_SEARCH_LIMIT))),
   );
 
   app.get(
@@ -82,7 +93,7 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
         response: { 200: gameSchema, 404: errorSchema },
       },
     },
-    async (request) => catalog.game(request.params.id),
+    async (request, reply) => answers.send(request, reply, keyOf(request), () => catalog.gameJson(request.params.id)),
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
+import { LRUCache } from 'lru-cache';
 import type { FastifyBaseLogger } from 'fastify';
 import { catalogMessages, centsToEuro, type AdminGame, type AdminGameList, type Game, type GameListAnswer, type GameListItem, type QuickSearchHit, type SyncRun } from '@keystore/contract';
 import type { Config } from '../../config.ts';
@@ -9,7 +10,7 @@ import { adminGamePage, latestSyncRuns, markupPercent, setMarkupPercent, syncRun
 import { coverUrl } from './cover-art.ts';
 import { CatalogIndex, type CatalogQuery } from './search/catalog-index.ts';
 import { IndexSnapshot } from './index-snapshot.ts';
-import { biggestPriceDrops, catalogStamp, countGames, findGame, loadIndexBatches, parseIndexBatch, stampTime, stockChangedSince, type GameRow } from './store.ts';
+import { biggestPriceDrops, catalogStamp, countGames, findGame, findGameDetails, loadIndexBatches, parseIndexBatch, stampTime, stockChangedSince, type GameRow } from './store.ts';
 import type { StoreEventBus } from '../../platform/events.ts';
 import type { Supplier } from '../supplier/ports.ts';
 import { CATALOG_CHANNEL, syncCatalog, type SyncOutcome } from './sync.ts';
@@ -34,9 +35,19 @@ export interface CatalogOptions {
   stockOverlapMs?: number;
 }
 
+/** How many games' long texts (description, requirements) are kept for game pages. */
+const DETAILS_KEPT = 5000;
+
+/** What a game page adds to the list answer, read from the database once per game and index. */
+type GameDetails = Pick<Game, 'description' | 'systemRequirements' | 'releaseDate'>;
+
 /** The catalogue: reads from an in-memory index, writes through supplier syncs. */
 export class CatalogService {
   private index = new CatalogIndex([], coverUrl);
+  /** Moves on whenever what the index answers may have changed: a rebuild, or stock that moved. */
+  private generation = 0;
+  /** The long texts of the games whose pages were asked for lately; dropped with the index they go with. */
+  private details = new LRUCache<string, GameDetails>({ max: DETAILS_KEPT });
   private readonly instanceId = randomUUID();
   private readonly supplier: Supplier;
   private cron: Cron | undefined;
@@ -68,6 +79,19 @@ export class CatalogService {
     this.supplier = options.supplier;
     this.snapshot = new IndexSnapshot(config.dataDir, database.kind);
     this.stockOverlapMs = options.stockOverlapMs ?? STOCK_OVERLAP_MS;
+    // Keys this instance's orders took or put back show here at once; other instances' within a refresh.
+    options.events.on('stock-moved', ({ games }) => this.showStock(games));
+  }
+
+  /** Changes whenever an answer built from the catalogue may change: part of every cached answer's key. */
+  get version(): number {
+    return this.generation;
+  }
+
+  private showStock(games: ReadonlyArray<{ gameId: string; stock: number }>): void {
+    let moved = false;
+    for (const game of games) if (this.index.setStock(game.gameId, game.stock)) moved = true;
+    if (moved) this.generation += 1;
   }
 
   /** Builds the index, listens for other instances' syncs, and starts the sync schedule. */
@@ -137,7 +161,7 @@ export class CatalogService {
     this.refreshingStock ??= (async () => {
       try {
         const { at, changed } = await stockChangedSince(this.database.db, this.stockReadFrom);
-        for (const game of changed) this.index.setStock(game.id, game.stock);
+        this.showStock(changed);
         this.stockReadFrom = at - this.stockOverlapMs;
         return changed.length;
       } finally {
@@ -168,6 +192,8 @@ export class CatalogService {
             rows.map((row) => ({ ...row, stock: row.active ? row.stock : 0 })),
             coverUrl,
           );
+          this.details = new LRUCache<string, GameDetails>({ max: DETAILS_KEPT });
+          this.generation += 1;
           if (!saved) {
             this.snapshot.write(stamp, batches).catch((error: unknown) => this.log.warn({ err: error }, 'could not save the catalogue index'));
           }
@@ -200,6 +226,26 @@ export class CatalogService {
 
   quickSearch(text: string, limit: number): QuickSearchHit[] {
     return this.index.quickSearch(text, limit);
+  }
+
+  /**
+   * A game page's answer as JSON, from the index (the stock as lists show it) and the game's long
+   * texts, read once and kept. A game the owner hid is not in the index: not found.
+   */
+  async gameJson(id: string): Promise<string> {
+    const doc = this.index.docOf(id);
+    if (doc === undefined) throw new NotFound(catalogMessages.gameNotFound);
+    const index = this.index;
+    let details = this.details.get(id);
+    if (!details) {
+      const row = await findGameDetails(this.database.db, id);
+      if (!row) throw new NotFound(catalogMessages.gameNotFound);
+      details = { description: row.description, systemRequirements: row.systemRequirements ?? null, releaseDate: row.releaseDate };
+      // Kept only if the index it goes with is still the one answering.
+      if (index === this.index) this.details.set(id, details);
+    }
+    const item = index.itemJson(doc);
+    return `${item.slice(0, -1)},${JSON.stringify(details).slice(1)}`;
   }
 
   /**

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 import { games, syncRuns } from '../../db/schema.ts';
+import type { GameStock } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
 import type { IndexedGame } from './search/catalog-index.ts';
 import type { SupplierProduct } from '../supplier/ports.ts';
@@ -164,6 +165,15 @@ export async function findGame(db: Db, id: string): Promise<GameRow | undefined>
   return row;
 }
 
+/** The long texts of a game page, which the index does not hold. */
+export async function findGameDetails(db: Db, id: string): Promise<Pick<GameRow, 'description' | 'systemRequirements' | 'releaseDate'> | undefined> {
+  const [row] = await db
+    .select({ description: games.description, systemRequirements: games.systemRequirements, releaseDate: games.releaseDate })
+    .from(games)
+    .where(eq(games.id, id));
+  return row;
+}
+
 const INDEX_BATCH = 10_000;
 /**
  * What a featured game (back office) adds to its popularity in the index, so featured games lead every
@@ -231,7 +241,7 @@ export function stampTime(stamp: string): number {
  * time of the read (`at`): every order and every returned reservation moves a game's stock, and its
  * updated_at. One statement, so `at` is the time of the snapshot the rows come from.
  */
-export async function stockChangedSince(db: Db, since: number): Promise<{ at: number; changed: Array<{ id: string; stock: number }> }> {
+export async function stockChangedSince(db: Db, since: number): Promise<{ at: number; changed: GameStock[] }> {
   const rows = await queryRows<{ at: number; id: string | null; stock: number | null }>(
     db,
     sql`select (extract(epoch from now()) * 1000)::float8 as at, g.id, g.stock
@@ -239,7 +249,7 @@ export async function stockChangedSince(db: Db, since: number): Promise<{ at: nu
           select id, case when active then stock else 0 end as stock from games where updated_at >= to_timestamp(${since / 1000})
         ) g on true`,
   );
-  return { at: rows[0]!.at, changed: rows.flatMap((row) => (row.id === null ? [] : [{ id: row.id, stock: row.stock! }])) };
+  return { at: rows[0]!.at, changed: rows.flatMap((row) => (row.id === null ? [] : [{ gameId: row.id, stock: row.stock! }])) };
 }
 
 type IndexRowTuple = [

@@ -9,7 +9,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
 import { recordAudit, type AuditActor } from '../../platform/audit.ts';
-import type { StoreEventBus } from '../../platform/events.ts';
+import type { GameStock, StoreEventBus } from '../../platform/events.ts';
 import type { LibraryService } from '../library/ports.ts';
 import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport, ReceivedAmount } from '../payments/ports.ts';
 import type { KeyAllocator } from './allocation.ts';
@@ -93,6 +93,7 @@ export class PaymentStates implements PaymentOutcomes {
     };
     // The usual case in one statement: an order awaiting payment, whose stock is reserved, is paid.
     let [paidOrder] = await transition(this.db, { id: orderId }, { ...paid, status: { from: ['Awaiting payment'], to: 'Paid' } });
+    let taken: GameStock[] = [];
     if (!paidOrder) {
       try {
         paidOrder = await this.db.transaction(async (tx) => {
@@ -100,7 +101,10 @@ export class PaymentStates implements PaymentOutcomes {
           if (!order) throw new NotFound(orderMessages.orderNotFound);
           if (order.status === 'Paid' || order.status === 'Refunded') return undefined;
           // Money for an order that had lapsed: its keys went back on the shelf and must be taken again.
-          if (order.status !== 'Awaiting payment') await reserveStock(tx, await linesOf(tx, [orderId]));
+          if (order.status !== 'Awaiting payment') {
+            const reserved = await reserveStock(tx, await linesOf(tx, [orderId]));
+            taken = [...reserved.values()].map((game) => ({ gameId: game.id, stock: game.stock }));
+          }
           const [moved] = await transition(tx, { id: orderId }, {
             ...paid,
             status: { from: [order.status], to: 'Paid' },
@@ -114,6 +118,7 @@ export class PaymentStates implements PaymentOutcomes {
       }
     }
     const newlyPaid = paidOrder !== undefined;
+    if (taken.length > 0) this.deps.events.emit('stock-moved', { games: taken });
     payment.onCommitted?.();
     if (paidOrder) {
       this.deps.events.emit('order-paid', { orderId, userId: paidOrder.userId, amountCents: paidOrder.amountCents, currency: paidOrder.currency });
@@ -160,16 +165,17 @@ export class PaymentStates implements PaymentOutcomes {
     const refunded = await this.db.transaction(async (tx) => {
       const current = (await lockOrder(tx, orderId))!;
       // Another admin's refund got here first (the provider's refund is idempotent per order).
-      if (current.status === 'Refunded') return { row: current, moved: false };
+      if (current.status === 'Refunded') return { row: current, moved: false, returned: [] };
       assertRefundable(current);
       const lines = await linesOf(tx, [orderId]);
       const held = await this.deps.library.keysPerLine(tx, orderId);
       await this.deps.library.voidKeysOfOrder(tx, orderId, 'refunded');
       // A delivered order's reservations ended with its delivery. Otherwise the keys it already
       // holds were bought from the supplier, and the rest are simply no longer reserved.
+      let returned: GameStock[] = [];
       if (current.deliveryStatus !== 'Delivered') {
         await settleDeliveredStock(tx, lines.map((line) => ({ gameId: line.gameId, quantity: held.get(line.id) ?? 0 })));
-        await returnStock(tx, lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity - (held.get(line.id) ?? 0) })));
+        returned = await returnStock(tx, lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity - (held.get(line.id) ?? 0) })));
       }
       await transition(tx, { id: orderId }, {
         status: { from: ['Paid'], to: 'Refunded' },
@@ -187,9 +193,10 @@ export class PaymentStates implements PaymentOutcomes {
         after: { status: row.status, deliveryStatus: row.deliveryStatus },
         reason: by.reason,
       });
-      return { row, moved: true };
+      return { row, moved: true, returned };
     });
     if (!refunded.moved) return refunded.row;
+    this.deps.events.emit('stock-moved', { games: refunded.returned });
     this.deps.log.info({ orderId, amountCents: order.amountCents, provider: order.provider }, 'order refunded');
     this.deps.events.emit('order-refunded', { orderId, userId: refunded.row.userId, amountCents: refunded.row.amountCents, currency: refunded.row.currency });
     return refunded.row;
@@ -207,12 +214,14 @@ export class PaymentStates implements PaymentOutcomes {
         reason,
         set: { declineReason: reason },
       });
-      await returnStock(tx, await linesOf(tx, [orderId]));
+      const returned = await returnStock(tx, await linesOf(tx, [orderId]));
       // The customer hears of the decline exactly when it is committed.
       if (status === 'Declined') await this.deps.events.publish('order-declined', { tx, orderId, userId: order.userId, reason });
-      return order;
+      return { order, returned };
     });
-    if (closed && status !== 'Declined') this.deps.events.emit(status === 'Expired' ? 'order-expired' : 'order-cancelled', { orderId, userId: closed.userId });
+    if (!closed) return;
+    this.deps.events.emit('stock-moved', { games: closed.returned });
+    if (status !== 'Declined') this.deps.events.emit(status === 'Expired' ? 'order-expired' : 'order-cancelled', { orderId, userId: closed.order.userId });
   }
 
   /**

@@ -19,6 +19,7 @@ import {
 import type { Config } from '../../config.ts';
 import type { Database, Db } from '../../db/client.ts';
 import { Conflict, HttpError, Invalid } from '../../platform/errors.ts';
+import type { GameStock, StoreEventBus } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
 import type { PaymentProvider } from '../payments/ports.ts';
 import type { Accounts } from '../users/ports.ts';
@@ -61,6 +62,7 @@ export interface OrderPlacementDeps {
   accounts: Accounts;
   payments: PaymentStates;
   log: FastifyBaseLogger;
+  events: StoreEventBus;
 }
 
 export class OrderPlacement {
@@ -89,9 +91,10 @@ export class OrderPlacement {
       if (earlier) return this.answerAgain(earlier, attempt);
     }
     const provider = this.deps.payments.provider(this.deps.config.payments.provider);
-    let placed: { row: OrderRow; lines: OrderLineRow[] };
+    let placed: { row: OrderRow; lines: OrderLineRow[]; stock: GameStock[] };
     try {
       placed = await this.placeNew(placer, merged, provider.name, attempt);
+      this.deps.events.emit('stock-moved', { games: placed.stock });
     } catch (error) {
       // A request with the same key was placing its order meanwhile: the unique index refused this
       // insert, or that order took the last keys or the last unpaid slot first. That order is the answer.
@@ -166,7 +169,7 @@ export class OrderPlacement {
         requestHash: attempt?.requestHash ?? null,
       };
       await insertOrder(tx, row, lines);
-      return { row, lines };
+      return { row, lines, stock: [...reserved.values()].map((game) => ({ gameId: game.id, stock: game.stock })) };
     });
   }
 

@@ -81,7 +81,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       payments: this.payments,
       allocator: this.allocator,
     });
-    this.placement = new OrderPlacement({ database: deps.database, config: deps.config, accounts: deps.accounts, payments: this.payments, log: deps.log });
+    this.placement = new OrderPlacement({ database: deps.database, config: deps.config, accounts: deps.accounts, payments: this.payments, log: deps.log, events: deps.events });
   }
 
   private get db() {

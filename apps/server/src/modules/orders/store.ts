@@ -6,6 +6,7 @@ import { catalogMessages, orderMessages } from '@keystore/contract';
 import { HOLDER_LOCK_SPACES, preparedOnce, queryRows, type Db } from '../../db/client.ts';
 import { games, orderEvents, orderLines, orders } from '../../db/schema.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
+import type { GameStock } from '../../platform/events.ts';
 import { placedEvent, transition } from './transitions.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -19,6 +20,8 @@ export interface StockRequest {
 /** What a reservation learns of a game: the price and the snapshot an order line keeps. */
 export interface ReservedGame {
   id: string;
+  /** The sellable stock the reservation left. */
+  stock: number;
   title: string;
   image: string | null;
   platform: string;
@@ -44,6 +47,7 @@ export async function reserveStock(tx: Db, requests: StockRequest[]): Promise<Ma
       .where(and(eq(games.id, request.gameId), eq(games.active, true), eq(games.hidden, false), sql`${games.stock} >= ${request.quantity}`))
       .returning({
         id: games.id,
+        stock: games.stock,
         title: games.title,
         image: games.image,
         platform: games.platform,
@@ -70,9 +74,12 @@ export async function titleOfGame(tx: Db, gameId: string): Promise<string> {
   return game?.title ?? gameId;
 }
 
-/** Ends the reservations of an order whose keys will not be sold, in game id order like a reservation. */
-export async function returnStock(tx: Db, lines: StockRequest[]): Promise<void> {
-  await settleReservations(tx, lines, false);
+/**
+ * Ends the reservations of an order whose keys will not be sold, in game id order like a reservation;
+ * answers each game's stock after it.
+ */
+export function returnStock(tx: Db, lines: StockRequest[]): Promise<GameStock[]> {
+  return settleReservations(tx, lines, false);
 }
 
 /**
@@ -84,19 +91,23 @@ export async function settleDeliveredStock(tx: Db, lines: StockRequest[]): Promi
   await settleReservations(tx, lines, true);
 }
 
-async function settleReservations(tx: Db, lines: StockRequest[], bought: boolean): Promise<void> {
+async function settleReservations(tx: Db, lines: StockRequest[], bought: boolean): Promise<GameStock[]> {
   const totals = new Map<string, number>();
   for (const line of lines) if (line.quantity > 0) totals.set(line.gameId, (totals.get(line.gameId) ?? 0) + line.quantity);
+  const after: GameStock[] = [];
   for (const gameId of [...totals.keys()].sort()) {
     const quantity = totals.get(gameId)!;
-    await tx
+    const [game] = await tx
       .update(games)
       .set({
         reserved: sql`greatest(${games.reserved} - ${quantity}, 0)`,
         ...(bought ? { supplierStock: sql`greatest(${games.supplierStock} - ${quantity}, 0)` } : {}),
       })
-      .where(eq(games.id, gameId));
+      .where(eq(games.id, gameId))
+      .returning({ stock: sql<number>`case when ${games.active} then ${games.stock} else 0 end` });
+    if (game) after.push({ gameId, stock: game.stock });
   }
+  return after;
 }
 
 /**

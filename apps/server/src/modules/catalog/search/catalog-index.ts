@@ -208,22 +208,25 @@ export class CatalogIndex {
   }
 
   /**
-   * A game's stock as it is now (keys sold or put back between rebuilds); answers whether the
-   * game is in this index. Its cached list answer is dropped, so the next list shows the new count.
+   * A game's stock as it is now (keys sold or put back between rebuilds); answers whether that
+   * changed what the index shows. Its cached list answer is dropped, so the next list shows the new count.
    */
   setStock(id: string, stock: number): boolean {
     const doc = this.docById.get(id);
-    if (doc === undefined) return false;
-    if (this.stock[doc] !== stock) {
-      this.stock[doc] = stock;
-      this.json[doc] = undefined;
-    }
+    if (doc === undefined || this.stock[doc] === stock) return false;
+    this.stock[doc] = stock;
+    this.json[doc] = undefined;
     return true;
   }
 
   /** Every game id, most popular first. */
   gameIds(): readonly string[] {
     return this.ids;
+  }
+
+  /** The document number of a game, if it is in this index. */
+  docOf(id: string): number | undefined {
+    return this.docById.get(id);
   }
 
   get(id: string): { title: string; platform: string; type: string } | undefined {
