@@ -45,7 +45,9 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...BENCH_SECRETS, ...options.env, PORT: String(port) };
   if (ownDataDir) env.DATA_DIR = ownDataDir;
   const started = performance.now();
-  const server = spawn(process.execPath, [...serverNodeFlags(env), path.join(root, 'apps/server/src/main.ts')], {
+  // BENCH_CPU_PROFILE=DIR writes a V8 CPU profile of each server there when it stops (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+  const server = spawn(process.execPath, [...serverNodeFlags(env), ...profile, path.join(root, 'apps/server/src/main.ts')], {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });

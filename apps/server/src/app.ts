@@ -43,6 +43,7 @@ import { KeyRing } from './platform/key-ring.ts';
 import { Mailer } from './platform/mailer.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { registerPurchaseAdmission } from './platform/plugins/admission.ts';
+import { registerMemoryRelease } from './platform/plugins/memory.ts';
 import { registerCompression } from './platform/plugins/compression.ts';
 import { registerHealth } from './platform/plugins/health.ts';
 import { registerPublicConfig } from './platform/plugins/public-config.ts';
@@ -86,6 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerPurchaseAdmission(app, config);
+  registerMemoryRelease(app);
   await registerSecurityHeaders(app, config);
   await registerCompression(app);
   await registerOpenApi(app);

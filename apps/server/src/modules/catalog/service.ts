@@ -6,6 +6,7 @@ import { catalogMessages, centsToEuro, type AdminGame, type AdminGameList, type 
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
+import { memoryReducingGc } from '../../platform/plugins/memory.ts';
 import { adminGamePage, latestSyncRuns, markupPercent, setMarkupPercent, syncRunning, toAdminGame, updateGame } from './admin-store.ts';
 import { coverUrl } from './cover-art.ts';
 import { CatalogIndex, type CatalogQuery } from './search/catalog-index.ts';
@@ -187,18 +188,15 @@ export class CatalogService {
           const stamp = await catalogStamp(db);
           const saved = await this.snapshot.read(stamp);
           const batches = saved ?? (await loadIndexBatches(db));
-          const rows = batches.flatMap(parseIndexBatch);
-          this.index = new CatalogIndex(
-            rows.map((row) => ({ ...row, stock: row.active ? row.stock : 0 })),
-            coverUrl,
-          );
+          // The index holds the rows' values, not the rows: no copy of 70,000 objects on the way.
+          this.index = new CatalogIndex(batches.flatMap(parseIndexBatch), coverUrl);
           this.details = new LRUCache<string, GameDetails>({ max: DETAILS_KEPT });
           this.generation += 1;
           if (!saved) {
             this.snapshot.write(stamp, batches).catch((error: unknown) => this.log.warn({ err: error }, 'could not save the catalogue index'));
           }
           this.stockReadFrom = stampTime(stamp) - this.stockOverlapMs;
-          this.log.info({ games: rows.length, ms: Math.round(performance.now() - started), fromSnapshot: Boolean(saved) }, 'catalogue index built');
+          this.log.info({ games: this.index.size, ms: Math.round(performance.now() - started), fromSnapshot: Boolean(saved) }, 'catalogue index built');
           releaseBuildGarbage();
         } while (this.rebuildAgain);
       } finally {
@@ -351,10 +349,9 @@ function toGame(row: GameRow): Game {
 
 /**
  * A rebuild leaves the old index and every row it was built from as garbage. When the process runs
- * with --expose-gc (the start commands do), collect it at once so the memory goes back to the system
- * instead of staying resident until V8 gets round to it.
+ * with --expose-gc (the start commands do), a memory-reducing collection at once compacts the heap
+ * and gives the pages back to the system, instead of keeping the build's peak resident.
  */
 function releaseBuildGarbage(): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
+  memoryReducingGc()?.();
 }

@@ -209,11 +209,12 @@ export async function loadIndexBatches(db: Db): Promise<string[]> {
   }
 }
 
-/** The rows of one JSON batch. */
+/** The rows of one JSON batch, with no stock shown for a product no longer in the feed. */
 export function parseIndexBatch(json: string): IndexRow[] {
   return (JSON.parse(json) as IndexRowTuple[]).map((t) => ({
     id: t[0], title: t[1], image: t[2], coverImage: t[3], platform: t[4], type: t[5], genres: t[6], region: t[7],
-    languages: t[8], pegi: t[9], priceCents: t[10], originalPriceCents: t[11], stock: t[12], active: t[13],
+    // A product that left the feed is still listed, as out of stock.
+    languages: t[8], pegi: t[9], priceCents: t[10], originalPriceCents: t[11], stock: t[13] ? t[12] : 0, active: t[13],
     popularity: t[14], releasedAt: t[15], createdAt: t[16],
   }));
 }

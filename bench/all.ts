@@ -1,0 +1,23 @@
+// Every benchmark in one run, printed as one table: figure, goal, value, PASS/FAIL.
+//   npm run bench:all                   (builds the web app first; PostgreSQL at BENCH_DATABASE_URL or 127.0.0.1:5432)
+// Each part runs alone too: npm run bench (catalogue), bench:orders (purchases), bench:lighthouse.
+import { cpus, totalmem } from 'node:os';
+import { catalogFigures } from './catalog.ts';
+import { printFigures, type Figure } from './figures.ts';
+import { lighthouseFigures } from './lighthouse.ts';
+import { purchaseFigures } from './orders.ts';
+
+const started = performance.now();
+const parts: Array<[string, () => Promise<Figure[]>]> = [
+  ['catalogue', catalogFigures],
+  ['purchases', purchaseFigures],
+  ['web', lighthouseFigures],
+];
+const figures: Figure[] = [];
+for (const [name, run] of parts) {
+  console.log(`\n== ${name} ==`);
+  figures.push(...(await run()));
+}
+const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}`;
+printFigures(`Keystore benchmarks (${machine}; ${((performance.now() - started) / 60_000).toFixed(1)} min)`, figures);
+if (figures.some((row) => row.pass === false)) process.exitCode = 1;
