@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { cpuPercentOver, figure, isMain, load, memoryOf, ms, percent, printFigures, steady, type Figure, type Load } from './figures.ts';
-import { BENCH_SECRETS, startBenchServer, type BenchServer } from './server.ts';
+import { BENCH_SECRETS, PG_SERVER, pgDatabase, startBenchServer, type BenchServer } from './server.ts';
 
 const root = path.join(import.meta.dirname, '..');
 const COUNT = Number(process.env.BENCH_TITLES ?? 70_000);
@@ -22,7 +22,6 @@ const STEADY_RATE = 500;
 const SETTLE_MS = 5000;
 /** Quiet time after the load runs before memory is read. */
 const QUIET_MS = 12_000;
-const PG_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** What a browser sends: every one asks for compression. */
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 
@@ -33,9 +32,7 @@ async function catalogueDatabase(): Promise<string> {
   const exists = await admin.query("select 1 from pg_database where datname = 'keystore_bench'");
   if (exists.rowCount === 0) await admin.query('create database keystore_bench');
   await admin.end();
-  const url = new URL(PG_SERVER);
-  url.pathname = '/keystore_bench';
-  const databaseUrl = url.toString();
+  const databaseUrl = pgDatabase('keystore_bench');
   if ((await syntheticGames(databaseUrl)) < COUNT) {
     console.log(`Seeding PostgreSQL with ${COUNT} titles…`);
     const started = performance.now();

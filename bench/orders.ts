@@ -22,7 +22,7 @@ import { UsersService } from '../apps/server/src/modules/users/service.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { hashPassword } from '../apps/server/src/platform/passwords.ts';
 import { figure, isMain, printFigures, type Figure } from './figures.ts';
-import { startBenchServer } from './server.ts';
+import { PG_SERVER, pgDatabase, startBenchServer } from './server.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -33,7 +33,6 @@ const STOCK = Number(process.env.BENCH_STOCK ?? 300);
 const TARGET_P95_MS = 50;
 /** Twice the rate held before decision 025: 60–100 purchases/s, 80 in the middle. */
 const SUSTAINED_GOAL = 160;
-const PG_SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_NAME = 'keystore_bench_orders';
 const JWT_SECRET = 'bench-orders-secret-bench-orders-secret-01';
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123', name: 'Bench Buyer' };
@@ -149,9 +148,7 @@ export async function purchaseFigures(): Promise<Figure[]> {
   const figures: Figure[] = [];
   await admin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
   await admin(`CREATE DATABASE "${DB_NAME}"`);
-  const url = new URL(PG_SERVER);
-  url.pathname = `/${DB_NAME}`;
-  const databaseUrl = url.toString();
+  const databaseUrl = pgDatabase(DB_NAME);
 
   // Every buyer sends its own X-Forwarded-For: placements are capped and serialised per client address (decision 016).
   const server = await startBenchServer({ env: { DATABASE_URL: databaseUrl, JWT_SECRET, KEY_ENCRYPTION_KEY: 'ab'.repeat(32), TRUST_PROXY: '1' } });

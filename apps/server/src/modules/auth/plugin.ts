@@ -24,7 +24,7 @@ export async function registerAuth(
   await app.register(limitsPlugin, { limits });
   const auth = new AuthService(database, config, users, mailer, app.log, { events, throttle: new LoginThrottle(limits) });
   app.decorate('auth', auth);
-  registerAuthentication(app, auth.sessions, users);
+  registerAuthentication(app, auth.sessions);
   const { admin } = config;
   if (admin) app.addHook('onReady', () => ensureAdmin(users, admin, app.log));
   app.addHook('onClose', () => auth.settle());

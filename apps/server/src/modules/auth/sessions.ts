@@ -3,9 +3,9 @@
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { createHmac } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { accountMessages } from '@keystore/contract';
+import { accountMessages, type Role } from '@keystore/contract';
 import { preparedOnce, type Database } from '../../db/client.ts';
-import { sessions } from '../../db/schema.ts';
+import { sessions, users } from '../../db/schema.ts';
 import { Unauthorized } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 
@@ -23,6 +23,31 @@ const openSession = preparedOnce((db) =>
       ),
     )
     .prepare('open_session'),
+);
+
+/**
+ * The account a token names, with whether its session is still open, in one round trip: every
+ * authenticated request asks, and a purchase is two of them.
+ */
+const sessionHolder = preparedOnce((db) =>
+  db
+    .select({
+      role: users.role,
+      blockedAt: users.blockedAt,
+      open: sql<boolean>`${sessions.id} is not null`,
+    })
+    .from(users)
+    .leftJoin(
+      sessions,
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        eq(sessions.userId, users.id),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql`now()`),
+      ),
+    )
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare('session_holder'),
 );
 
 /** How long a login lasts without a new one. */
@@ -127,6 +152,15 @@ export class SessionService {
     }
     if (failure instanceof joseErrors.JWTExpired) throw new Unauthorized(accountMessages.sessionExpired);
     throw new Unauthorized(accountMessages.authRequired);
+  }
+
+  /**
+   * The user a session belongs to (undefined once the account is gone), and whether the session is
+   * still open: not ended, not expired.
+   */
+  async holderOf(claims: SessionClaims): Promise<{ role: Role; blockedAt: Date | null; open: boolean } | undefined> {
+    const [holder] = await sessionHolder(this.database.db).execute({ sessionId: claims.sessionId, userId: claims.userId });
+    return holder;
   }
 
   /** Whether the session is still open: not ended, not expired. */

@@ -14,9 +14,8 @@ import type { Mailer } from '../../platform/mailer.ts';
 import type { StoreEventBus } from '../../platform/events.ts';
 import type { DeliveredKey, LibraryService } from '../library/ports.ts';
 import type { Supplier, SupplierKey } from '../supplier/ports.ts';
-import type { Accounts } from '../users/ports.ts';
 import { deliveryDelayedMail, receiptMail, type Recipient } from '../../platform/mail/order-mails.ts';
-import { claimDelayNotice, claimForAllocation, commitWithoutWaitingForDisk, linesOfOrder, lockOrderForDelivery, markDelivered, settleDeliveredStock, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
+import { buyerOfOrder, claimDelayNotice, claimForAllocation, commitWithoutWaitingForDisk, linesOfOrder, lockOrderForDelivery, markDelivered, settleDeliveredStock, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
 
 /** Retry delays after the n-th failed run, in minutes, doubling up to an hour. */
 const retryDelayMinutes = (attempts: number) => Math.min(2 ** Math.max(0, attempts - 1), 60);
@@ -30,7 +29,6 @@ export interface AllocatorDeps {
   database: Database;
   supplier: Supplier;
   library: LibraryService;
-  accounts: Accounts;
   mailer: Mailer;
   mailContext: MailContext;
   log: FastifyBaseLogger;
@@ -106,11 +104,12 @@ export class KeyAllocator {
 
   private async runOwned(orderId: string): Promise<AllocationResult> {
     const { database, supplier, library, log, mailer } = this.deps;
-    // The lines never change, so they are read alongside the claim rather than after it.
-    const [order, lines] = await this.withTurn(() => Promise.all([claimForAllocation(database.db, orderId), linesOfOrder(database.db, orderId)]));
+    // The lines and the buyer never change, so they are read alongside the claim rather than after it.
+    const [order, lines, buyer] = await this.withTurn(() =>
+      Promise.all([claimForAllocation(database.db, orderId), linesOfOrder(database.db, orderId), buyerOfOrder(database.db, orderId)]),
+    );
     if (!order) return 'busy';
-    const buyer = order.userId ? await this.withTurn(() => this.deps.accounts.findById(order.userId!)) : undefined;
-    const recipient: Recipient | undefined = buyer ? { email: buyer.email, username: buyer.username } : undefined;
+    const recipient: Recipient | undefined = buyer;
 
     let supplierOrderId: string;
     let supplierKeys: SupplierKey[];

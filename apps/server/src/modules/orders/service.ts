@@ -56,7 +56,6 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       database: deps.database,
       supplier: deps.supplier,
       library: deps.library,
-      accounts: deps.accounts,
       mailer: deps.mailer,
       mailContext: { publicUrl: deps.config.publicUrl, supportEmail: deps.config.mail.supportEmail },
       log: deps.log,
