@@ -102,7 +102,8 @@ describe('checkout', () => {
     await cancel.click();
     await page.waitForURL('**/cart');
     expect(await stockOf()).toBe(before);
-    expect(await page.getByText(other.title).first().isVisible()).toBe(true);
+    // The cart page's code and its games load after the navigation: wait for them to show.
+    await expect.poll(() => page.getByText(other.title).first().isVisible()).toBe(true);
     await screenshot(page, 'cart-after-cancel-1280');
   });
 });
