@@ -62,7 +62,11 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
   if (ownDataDir) env.DATA_DIR = ownDataDir;
   const started = performance.now();
   // BENCH_CPU_PROFILE=DIR writes a V8 CPU profile of each server there when it stops (open it in Chrome's DevTools).
-  const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+  // BENCH_NODE_FLAGS adds Node flags (--trace-gc, say) to each server's.
+  const profile = [
+    ...(process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : []),
+    ...(process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
+  ];
   const server = spawn(process.execPath, [...serverNodeFlags(env), ...profile, path.join(root, 'apps/server/src/main.ts')], {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
