@@ -31,6 +31,48 @@ export function TableWrap({ label, children }: { label: string; children: ReactN
   );
 }
 
+/** A column heading: its text, or its text and that its cells are numbers (aligned right). */
+export type Column = string | { label: string; numeric: true };
+
+interface DataTableProps {
+  caption: string;
+  /** Whether the caption is for screen readers only (a heading above already says it). */
+  captionHidden?: boolean;
+  /** The scrolling region's name; the caption by default. */
+  label?: string;
+  columns: readonly Column[];
+  busy?: boolean;
+  /** The rows (`<tr>`), each led by its row heading. */
+  children: ReactNode;
+}
+
+/** A back-office table in its scrolling box, with its caption and column headings. */
+export function DataTable({ caption, captionHidden = false, label = caption, columns, busy = false, children }: DataTableProps) {
+  return (
+    <TableWrap label={label}>
+      <table className={styles.table} aria-busy={busy}>
+        <caption className={captionHidden ? 'visually-hidden' : undefined}>{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) =>
+              typeof column === 'string' ? (
+                <th key={column} scope="col">
+                  {column}
+                </th>
+              ) : (
+                <th key={column.label} scope="col" className={styles.number}>
+                  {column.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </TableWrap>
+  );
+}
+
 /** A day `days` before today (UTC), as YYYY-MM-DD. */
 export function dayBefore(days: number, now = new Date()): string {
   return new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);

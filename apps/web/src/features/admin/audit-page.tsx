@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { AdminPage, Pager, TableWrap, Time } from './admin-ui.tsx';
+import { AdminPage, DataTable, Pager, Time } from './admin-ui.tsx';
 import { auditQuery } from './api.ts';
 import styles from './admin.module.css';
 
@@ -19,36 +19,27 @@ export function AdminAuditPage() {
     <AdminPage title="Audit log" query={audit}>
       {audit.data && (
         <>
-          <TableWrap label="Admin actions">
-            <table className={styles.table} aria-busy={audit.isPlaceholderData}>
-              <caption className="visually-hidden">Admin actions, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Admin</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Change</th>
-                  <th scope="col">Reason</th>
-                </tr>
-              </thead>
-              <tbody>
-                {audit.data.items.map((entry) => (
-                  <tr key={entry.id}>
-                    <th scope="row"><Time iso={entry.at} /></th>
-                    <td className={styles.wrap}>{entry.actor.email}</td>
-                    <td className={styles.mono}>{entry.action}</td>
-                    <td className={styles.mono}>
-                      {entry.target.type}:{entry.target.id}
-                    </td>
-                    <td className={`${styles.mono} ${styles.wrap}`}>{change(entry.before, entry.after)}</td>
-                    <td>{entry.reason ?? '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {audit.data.items.length === 0 && <p className={`${styles.muted} ${styles.panel}`}>No admin action yet.</p>}
-          </TableWrap>
+          <DataTable
+            caption="Admin actions, newest first"
+            captionHidden
+            label="Admin actions"
+            busy={audit.isPlaceholderData}
+            columns={['Time', 'Admin', 'Action', 'Target', 'Change', 'Reason']}
+          >
+            {audit.data.items.map((entry) => (
+              <tr key={entry.id}>
+                <th scope="row"><Time iso={entry.at} /></th>
+                <td className={styles.wrap}>{entry.actor.email}</td>
+                <td className={styles.mono}>{entry.action}</td>
+                <td className={styles.mono}>
+                  {entry.target.type}:{entry.target.id}
+                </td>
+                <td className={`${styles.mono} ${styles.wrap}`}>{change(entry.before, entry.after)}</td>
+                <td>{entry.reason ?? '—'}</td>
+              </tr>
+            ))}
+          </DataTable>
+          {audit.data.items.length === 0 && <p className={`${styles.muted} ${styles.panel}`}>No admin action yet.</p>}
           <Pager
             page={audit.data.page}
             pageSize={audit.data.pageSize}

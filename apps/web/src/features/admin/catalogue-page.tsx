@@ -7,7 +7,7 @@ import { messageOf } from '../../lib/api.ts';
 import { byRule } from '../../lib/form-rules.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { showToast } from '../../ui/toasts.tsx';
-import { AdminPage, Pager, TableWrap, Time } from './admin-ui.tsx';
+import { AdminPage, DataTable, Pager, Time } from './admin-ui.tsx';
 import { gamesQuery, settingsQuery, syncRunsQuery, usePatchGame, usePatchSettings, useStartSync } from './api.ts';
 import styles from './admin.module.css';
 
@@ -27,58 +27,43 @@ export function AdminCataloguePage() {
   );
   return (
     <AdminPage title="Catalogue" actions={syncNow}>
-      <TableWrap label="Supplier syncs">
-        <table className={styles.table}>
-          <caption>Supplier syncs</caption>
-          <thead>
-            <tr>
-              <th scope="col">Started</th>
-              <th scope="col">Finished</th>
-              <th scope="col">Outcome</th>
-              <th scope="col" className={styles.number}>
-                Added
-              </th>
-              <th scope="col" className={styles.number}>
-                Updated
-              </th>
-              <th scope="col" className={styles.number}>
-                Unchanged
-              </th>
-              <th scope="col" className={styles.number}>
-                Skipped
-              </th>
-              <th scope="col" className={styles.number}>
-                Deactivated
-              </th>
-              <th scope="col">Error</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(runs.data ?? []).map((run) => (
-              <tr key={run.id}>
-                <th scope="row"><Time iso={run.startedAt} /></th>
-                <td>{run.finishedAt ? <Time iso={run.finishedAt} /> : '—'}</td>
-                <td>
-                  <span className={styles.badge} data-tone={run.outcome === 'failed' ? 'bad' : run.outcome === 'succeeded' ? 'good' : undefined}>
-                    {run.outcome}
-                  </span>
-                </td>
-                <td className={styles.number}>{run.added}</td>
-                <td className={styles.number}>{run.updated}</td>
-                <td className={styles.number}>{run.unchanged}</td>
-                <td className={styles.number}>{run.skipped}</td>
-                <td className={styles.number}>{run.deactivated}</td>
-                <td>{run.error ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {runs.isError && (
-          <p className={`${styles.problem} ${styles.panel}`} role="alert">
-            {messageOf(runs.error, 'Could not load the sync runs.')}
-          </p>
-        )}
-      </TableWrap>
+      <DataTable
+        caption="Supplier syncs"
+        columns={[
+          'Started',
+          'Finished',
+          'Outcome',
+          { label: 'Added', numeric: true },
+          { label: 'Updated', numeric: true },
+          { label: 'Unchanged', numeric: true },
+          { label: 'Skipped', numeric: true },
+          { label: 'Deactivated', numeric: true },
+          'Error',
+        ]}
+      >
+        {(runs.data ?? []).map((run) => (
+          <tr key={run.id}>
+            <th scope="row"><Time iso={run.startedAt} /></th>
+            <td>{run.finishedAt ? <Time iso={run.finishedAt} /> : '—'}</td>
+            <td>
+              <span className={styles.badge} data-tone={run.outcome === 'failed' ? 'bad' : run.outcome === 'succeeded' ? 'good' : undefined}>
+                {run.outcome}
+              </span>
+            </td>
+            <td className={styles.number}>{run.added}</td>
+            <td className={styles.number}>{run.updated}</td>
+            <td className={styles.number}>{run.unchanged}</td>
+            <td className={styles.number}>{run.skipped}</td>
+            <td className={styles.number}>{run.deactivated}</td>
+            <td>{run.error ?? '—'}</td>
+          </tr>
+        ))}
+      </DataTable>
+      {runs.isError && (
+        <p className={`${styles.problem} ${styles.panel}`} role="alert">
+          {messageOf(runs.error, 'Could not load the sync runs.')}
+        </p>
+      )}
       <MarkupForm />
       <GameList />
     </AdminPage>
@@ -166,34 +151,17 @@ function GameList() {
       )}
       {games.data && (
         <>
-          <TableWrap label="Games">
-            <table className={styles.table} aria-busy={games.isPlaceholderData}>
-              <caption className="visually-hidden">Games</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Game</th>
-                  <th scope="col" className={styles.number}>
-                    Stock
-                  </th>
-                  <th scope="col" className={styles.number}>
-                    Supplier
-                  </th>
-                  <th scope="col" className={styles.number}>
-                    Price
-                  </th>
-                  <th scope="col">Hidden</th>
-                  <th scope="col">Featured</th>
-                  <th scope="col">Price override</th>
-                </tr>
-              </thead>
-              <tbody>
-                {games.data.items.map((game) => (
-                  <GameRow key={game._id} game={game} />
-                ))}
-              </tbody>
-            </table>
-            {games.data.items.length === 0 && <p className={`${styles.muted} ${styles.panel}`}>No game matches.</p>}
-          </TableWrap>
+          <DataTable
+            caption="Games"
+            captionHidden
+            busy={games.isPlaceholderData}
+            columns={['Game', { label: 'Stock', numeric: true }, { label: 'Supplier', numeric: true }, { label: 'Price', numeric: true }, 'Hidden', 'Featured', 'Price override']}
+          >
+            {games.data.items.map((game) => (
+              <GameRow key={game._id} game={game} />
+            ))}
+          </DataTable>
+          {games.data.items.length === 0 && <p className={`${styles.muted} ${styles.panel}`}>No game matches.</p>}
           <Pager page={games.data.page} pageSize={games.data.pageSize} total={games.data.total} onPage={setPage} />
         </>
       )}

@@ -5,7 +5,7 @@ import { adminMessages } from '@keystore/contract/admin-rules';
 import { messageOf } from '../../lib/api.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { showToast } from '../../ui/toasts.tsx';
-import { AdminPage, ConfirmDialog, TableWrap, Time } from './admin-ui.tsx';
+import { AdminPage, ConfirmDialog, DataTable, Time } from './admin-ui.tsx';
 import { orderQuery, useOrderAction, type OrderAction } from './api.ts';
 import styles from './admin.module.css';
 
@@ -91,91 +91,47 @@ export function AdminOrderPage() {
               {data.keys.length === 0 ? (
                 <p className={styles.muted}>No keys delivered.</p>
               ) : (
-                <TableWrap label="Keys">
-                  <table className={styles.table}>
-                    <thead>
-                      <tr>
-                        <th scope="col">Game</th>
-                        <th scope="col">Key</th>
-                        <th scope="col">Revealed</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.keys.map((key) => (
-                        <tr key={`${key.gameId}-${key.masked}`}>
-                          <th scope="row">{key.title}</th>
-                          <td className={styles.mono} aria-label={`Key ending ${key.masked.slice(-4)}`}>
-                            {key.masked}
-                          </td>
-                          <td>{key.revealed ? 'Yes' : 'No'}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </TableWrap>
+                <DataTable caption="Keys" captionHidden columns={['Game', 'Key', 'Revealed']}>
+                  {data.keys.map((key) => (
+                    <tr key={`${key.gameId}-${key.masked}`}>
+                      <th scope="row">{key.title}</th>
+                      <td className={styles.mono} aria-label={`Key ending ${key.masked.slice(-4)}`}>
+                        {key.masked}
+                      </td>
+                      <td>{key.revealed ? 'Yes' : 'No'}</td>
+                    </tr>
+                  ))}
+                </DataTable>
               )}
             </section>
           </div>
-          <TableWrap label="Lines">
-            <table className={styles.table}>
-              <caption>Lines</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Game</th>
-                  <th scope="col">Platform</th>
-                  <th scope="col" className={styles.number}>
-                    Quantity
-                  </th>
-                  <th scope="col" className={styles.number}>
-                    Unit price
-                  </th>
-                  <th scope="col" className={styles.number}>
-                    Keys delivered
-                  </th>
-                  <th scope="col" className={styles.number}>
-                    Amount
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.order.lines.map((line) => (
-                  <tr key={line.gameId}>
-                    <th scope="row">{line.title}</th>
-                    <td>{line.platform}</td>
-                    <td className={styles.number}>{line.quantity}</td>
-                    <td className={styles.number}>{formatEuro(line.unitPrice)}</td>
-                    <td className={styles.number}>{line.keysDelivered}</td>
-                    <td className={styles.number}>{formatEuro(line.amount)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-          <TableWrap label="Timeline">
-            <table className={styles.table}>
-              <caption>Timeline</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Change</th>
-                  <th scope="col">By</th>
-                  <th scope="col">Reason</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.timeline.map((event, n) => (
-                  <tr key={`${event.at}-${n}`}>
-                    <th scope="row"><Time iso={event.at} /></th>
-                    <td>
-                      {event.kind === 'action' ? event.to : `${event.kind === 'delivery' ? 'Delivery: ' : ''}${event.from ?? 'new'} → ${event.to}`}
-                    </td>
-                    <td className={styles.mono}>{event.actor}</td>
-                    <td>{event.reason ?? '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <DataTable
+            caption="Lines"
+            columns={['Game', 'Platform', { label: 'Quantity', numeric: true }, { label: 'Unit price', numeric: true }, { label: 'Keys delivered', numeric: true }, { label: 'Amount', numeric: true }]}
+          >
+            {data.order.lines.map((line) => (
+              <tr key={line.gameId}>
+                <th scope="row">{line.title}</th>
+                <td>{line.platform}</td>
+                <td className={styles.number}>{line.quantity}</td>
+                <td className={styles.number}>{formatEuro(line.unitPrice)}</td>
+                <td className={styles.number}>{line.keysDelivered}</td>
+                <td className={styles.number}>{formatEuro(line.amount)}</td>
+              </tr>
+            ))}
+          </DataTable>
+          <DataTable caption="Timeline" columns={['Time', 'Change', 'By', 'Reason']}>
+            {data.timeline.map((event, n) => (
+              <tr key={`${event.at}-${n}`}>
+                <th scope="row"><Time iso={event.at} /></th>
+                <td>
+                  {event.kind === 'action' ? event.to : `${event.kind === 'delivery' ? 'Delivery: ' : ''}${event.from ?? 'new'} → ${event.to}`}
+                </td>
+                <td className={styles.mono}>{event.actor}</td>
+                <td>{event.reason ?? '—'}</td>
+              </tr>
+            ))}
+          </DataTable>
         </>
       )}
       {asking && (

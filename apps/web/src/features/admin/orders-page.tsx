@@ -5,7 +5,7 @@ import type { DeliveryStatus, OrderStatus } from '@keystore/contract';
 import { DELIVERY_STATUSES, ORDER_STATUSES } from '@keystore/contract/constants';
 import { messageOf } from '../../lib/api.ts';
 import { showToast } from '../../ui/toasts.tsx';
-import { AdminPage, Pager, TableWrap } from './admin-ui.tsx';
+import { AdminPage, Pager } from './admin-ui.tsx';
 import { downloadOrdersCsv, ordersCsvHref, ordersQuery, type OrderFilters } from './api.ts';
 import { OrdersTable } from './orders-table.tsx';
 import styles from './admin.module.css';
@@ -118,16 +118,15 @@ export function AdminOrdersPage() {
       )}
       {orders.data && (
         <>
-          <TableWrap label="Orders">
-            <OrdersTable
-              caption="Orders, newest first"
-              captionHidden
-              withBuyer
-              busy={orders.isPlaceholderData}
-              rows={orders.data.items.map((order) => ({ ...order, at: order.createdAt, buyer: order.buyer.email ?? order.buyer.username ?? undefined }))}
-            />
-            {orders.data.items.length === 0 && <p className={`${styles.muted} ${styles.panel}`}>No orders match these filters.</p>}
-          </TableWrap>
+          <OrdersTable
+            caption="Orders, newest first"
+            captionHidden
+            label="Orders"
+            withBuyer
+            busy={orders.isPlaceholderData}
+            rows={orders.data.items.map((order) => ({ ...order, at: order.createdAt, buyer: order.buyer.email ?? order.buyer.username ?? undefined }))}
+          />
+          {orders.data.items.length === 0 && <p className={`${styles.muted} ${styles.panel}`}>No orders match these filters.</p>}
           <Pager page={orders.data.page} pageSize={orders.data.pageSize} total={orders.data.total} onPage={(page) => show({ ...filters, page })} />
         </>
       )}

@@ -5,7 +5,7 @@ import type { AdminUserPatch } from '@keystore/contract';
 import { messageOf } from '../../lib/api.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { showToast } from '../../ui/toasts.tsx';
-import { AdminPage, ConfirmDialog, TableWrap, Time } from './admin-ui.tsx';
+import { AdminPage, ConfirmDialog, DataTable, Time } from './admin-ui.tsx';
 import { usePatchUser, userQuery } from './api.ts';
 import { OrdersTable } from './orders-table.tsx';
 import styles from './admin.module.css';
@@ -95,32 +95,17 @@ export function AdminUserPage() {
               <dd>{user.membership}</dd>
             </dl>
           </section>
-          <TableWrap label="Orders">
-            <OrdersTable caption="Orders" withBuyer={false} rows={user.purchaseHistory.map((order) => ({ ...order, at: order.date }))} />
-          </TableWrap>
-          <TableWrap label="Sign-ins">
-            <table className={styles.table}>
-              <caption>Sign-ins</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Address</th>
-                  <th scope="col">Device</th>
-                  <th scope="col">Session</th>
-                </tr>
-              </thead>
-              <tbody>
-                {user.signIns.map((signIn, n) => (
-                  <tr key={`${signIn.at}-${n}`}>
-                    <th scope="row"><Time iso={signIn.at} /></th>
-                    <td className={styles.mono}>{signIn.ip ?? '—'}</td>
-                    <td>{signIn.device}</td>
-                    <td>{signIn.active ? 'Active' : 'Ended'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <OrdersTable caption="Orders" withBuyer={false} rows={user.purchaseHistory.map((order) => ({ ...order, at: order.date }))} />
+          <DataTable caption="Sign-ins" columns={['Time', 'Address', 'Device', 'Session']}>
+            {user.signIns.map((signIn, n) => (
+              <tr key={`${signIn.at}-${n}`}>
+                <th scope="row"><Time iso={signIn.at} /></th>
+                <td className={styles.mono}>{signIn.ip ?? '—'}</td>
+                <td>{signIn.device}</td>
+                <td>{signIn.active ? 'Active' : 'Ended'}</td>
+              </tr>
+            ))}
+          </DataTable>
         </>
       )}
       {asking && (

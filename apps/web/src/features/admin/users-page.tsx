@@ -3,7 +3,7 @@ import type { FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { messageOf } from '../../lib/api.ts';
 import { formatEuro } from '../../lib/money.ts';
-import { AdminPage, Pager, TableWrap, Time } from './admin-ui.tsx';
+import { AdminPage, DataTable, Pager, Time } from './admin-ui.tsx';
 import { usersQuery } from './api.ts';
 import styles from './admin.module.css';
 
@@ -48,47 +48,33 @@ export function AdminUsersPage() {
       )}
       {users.data && (
         <>
-          <TableWrap label="Customers">
-            <table className={styles.table} aria-busy={users.isPlaceholderData}>
-              <caption className="visually-hidden">Customers</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Username</th>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Joined</th>
-                  <th scope="col" className={styles.number}>
-                    Orders
-                  </th>
-                  <th scope="col" className={styles.number}>
-                    Spent
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.data.items.map((user) => (
-                  <tr key={user._id}>
-                    <th scope="row">
-                      <Link to={`/admin/users/${user._id}`} className={styles.link}>
-                        {user.username}
-                      </Link>{' '}
-                      {user.blocked && (
-                        <span className={styles.badge} data-tone="bad">
-                          Blocked
-                        </span>
-                      )}
-                    </th>
-                    <td>{user.email}</td>
-                    <td>{user.role}</td>
-                    <td><Time iso={user.createdAt} /></td>
-                    <td className={styles.number}>{user.orders}</td>
-                    <td className={styles.number}>{formatEuro(user.totalSpent)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            {users.data.items.length === 0 && <p className={`${styles.muted} ${styles.panel}`}>No customer matches.</p>}
-          </TableWrap>
+          <DataTable
+            caption="Customers"
+            captionHidden
+            busy={users.isPlaceholderData}
+            columns={['Username', 'E-mail', 'Role', 'Joined', { label: 'Orders', numeric: true }, { label: 'Spent', numeric: true }]}
+          >
+            {users.data.items.map((user) => (
+              <tr key={user._id}>
+                <th scope="row">
+                  <Link to={`/admin/users/${user._id}`} className={styles.link}>
+                    {user.username}
+                  </Link>{' '}
+                  {user.blocked && (
+                    <span className={styles.badge} data-tone="bad">
+                      Blocked
+                    </span>
+                  )}
+                </th>
+                <td>{user.email}</td>
+                <td>{user.role}</td>
+                <td><Time iso={user.createdAt} /></td>
+                <td className={styles.number}>{user.orders}</td>
+                <td className={styles.number}>{formatEuro(user.totalSpent)}</td>
+              </tr>
+            ))}
+          </DataTable>
+          {users.data.items.length === 0 && <p className={`${styles.muted} ${styles.panel}`}>No customer matches.</p>}
           <Pager page={users.data.page} pageSize={users.data.pageSize} total={users.data.total} onPage={(next) => show(q, next)} />
         </>
       )}
