@@ -14,14 +14,13 @@ export function memoryReducingGc(): (() => void) | undefined {
 }
 
 /**
- * Gives back, once the store goes quiet after a busy spell, the heap a burst of traffic grew.
+ * Gives back (with `collect`: the memory-reducing collection, else nothing), once the store goes quiet after a busy spell, the heap a burst of traffic grew.
  * V8 sizes its heap for the allocation rate it last saw and keeps the pages it grew into while
  * nothing asks for a collection; a memory-reducing collection compacts the heap and returns the
  * empty pages. It runs only after BUSY_ANSWERS answers and QUIET_MS without one, so a store with
  * a request every few seconds never pays for it, and a busy one never stops for it.
  */
-export function registerMemoryRelease(app: FastifyInstance): void {
-  const collect = memoryReducingGc();
+export function registerMemoryRelease(app: FastifyInstance, collect = memoryReducingGc(), quietMs = QUIET_MS): void {
   if (!collect) return;
   let answered = 0;
   let answeredAtLastLook = 0;
@@ -35,6 +34,6 @@ export function registerMemoryRelease(app: FastifyInstance): void {
       answered = 0;
     }
     answeredAtLastLook = answered;
-  }, QUIET_MS).unref();
+  }, quietMs).unref();
   app.addHook('onClose', async () => clearInterval(timer));
 }
