@@ -247,12 +247,13 @@ export class CatalogService {
   }
 
   /**
-   * The game with its full description, fresh from the database (stock changes between syncs). A game
-   * the owner hid is not found, unless `withHidden` (a library showing a key bought before it was hidden).
+   * The game with its full description, as its page shows it (gameJson). With `withHidden`, from the
+   * database, so that a game the owner hid is found too (a library showing a key bought before).
    */
   async game(id: string, options: { withHidden?: boolean } = {}): Promise<Game> {
+    if (!options.withHidden) return JSON.parse(await this.gameJson(id)) as Game;
     const row = await findGame(this.database.db, id);
-    if (!row || (row.hidden && !options.withHidden)) throw new NotFound(catalogMessages.gameNotFound);
+    if (!row) throw new NotFound(catalogMessages.gameNotFound);
     return toGame(row);
   }
 
