@@ -95,6 +95,7 @@ describe('the back office', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByLabel(`Hide ${game.title}`).first().click();
     await expect.poll(async () => (await fetch(`${store.baseUrl}/api/games/${game._id}`)).status).toBe(404);
+    await screenshot(page, 'admin-catalogue-1280');
     await page.goto(`${store.baseUrl}/game/${game._id}`);
     await expect.poll(() => page.getByText('Game not found').isVisible()).toBe(true);
   });
