@@ -1,6 +1,6 @@
 // What every benchmark shares: a figure with its goal and verdict, the one table they are printed in,
 // load runs through autocannon, and what a server process costs (CPU, memory) read from /proc.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 
@@ -128,6 +128,23 @@ export function cpuSecondsOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * CPU seconds every PostgreSQL process on this machine has used so far (its backends, writers and
+ * checkpointer): 0 when the database runs elsewhere. Backends that end meanwhile take theirs along.
+ */
+export function postgresCpuSeconds(): number {
+  let seconds = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') seconds += cpuSecondsOf(Number(entry));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return seconds;
 }
 
 /** Share of one core a process used over `seconds` of wall time, in percent. */

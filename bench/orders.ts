@@ -16,13 +16,14 @@
 // a hundred argon2 hashes and logins are the login benchmark's subject, not this one's.
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { Pool } from 'undici';
 import { openDatabase, queryRows } from '../apps/server/src/db/client.ts';
 import { SessionService } from '../apps/server/src/modules/auth/sessions.ts';
 import { UsersService } from '../apps/server/src/modules/users/service.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { hashPassword } from '../apps/server/src/platform/passwords.ts';
-import { figure, isMain, printFigures, type Figure } from './figures.ts';
-import { PG_SERVER, pgDatabase, startBenchServer } from './server.ts';
+import { cpuSecondsOf, figure, isMain, postgresCpuSeconds, printFigures, type Figure } from './figures.ts';
+import { PG_SERVER, pgDatabase, startBenchServer, type BenchServer } from './server.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -61,17 +62,23 @@ interface Tally {
   shed: number;
   undelivered: number;
   errors: Map<string, number>;
+  /** CPU seconds the run cost: the server, every PostgreSQL process, this load generator. */
+  cpu: { server: number; postgres: number; generator: number };
 }
 
-const newTally = (): Tally => ({ purchases: [], orderMs: [], payMs: [], soldOut: 0, shed: 0, undelivered: 0, errors: new Map() });
+const newTally = (): Tally => ({ purchases: [], orderMs: [], payMs: [], soldOut: 0, shed: 0, undelivered: 0, errors: new Map(), cpu: { server: 0, postgres: 0, generator: 0 } });
 
 /**
  * One buyer until the deadline: order a random game, pay it, again. With `interval` (ms) the buyer
  * starts a purchase every `interval` (from a random offset), timing each from when it was due.
  */
-async function buyer(base: string, token: string, address: string, gameIds: string[], deadline: number, tally: Tally, interval?: number): Promise<void> {
+async function buyer(http: Pool, token: string, address: string, gameIds: string[], deadline: number, tally: Tally, interval?: number): Promise<void> {
   // Each buyer calls from an address of its own, as real customers do (the server trusts one proxy hop).
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-forwarded-for': address };
+  const post = async (path: string, body: unknown) => {
+    const answer = await http.request({ method: 'POST', path, headers, body: JSON.stringify(body) });
+    return { status: answer.statusCode, retryAfter: answer.headers['retry-after'], body: (await answer.body.json()) as Record<string, unknown> };
+  };
   const fail = (what: string) => tally.errors.set(what, (tally.errors.get(what) ?? 0) + 1);
   let due = performance.now() + (interval ? Math.random() * interval : 0);
   for (;;) {
@@ -84,31 +91,30 @@ async function buyer(base: string, token: string, address: string, gameIds: stri
     if (interval) due += interval;
     const gameId = gameIds[Math.floor(Math.random() * gameIds.length)]!;
     try {
-      const placed = await fetch(`${base}/api/orders`, { method: 'POST', headers, body: JSON.stringify({ items: [{ gameId, quantity: 1 }] }) });
-      const answer = (await placed.json()) as { order?: { _id: string } };
+      const placed = await post('/api/orders', { items: [{ gameId, quantity: 1 }] });
+      const order = placed.body.order as { _id: string } | undefined;
       const ordered = performance.now();
       if (placed.status === 409) {
         tally.soldOut += 1;
         continue;
       }
-      if (placed.status === 503 && placed.headers.get('retry-after')) {
+      if (placed.status === 503 && placed.retryAfter) {
         tally.shed += 1;
         // As the web app does: wait what the store asks before trying again (a paced buyer's next purchase is due anyway).
-        if (!interval) await new Promise((resolve) => setTimeout(resolve, Number(placed.headers.get('retry-after')) * 1000));
+        if (!interval) await new Promise((resolve) => setTimeout(resolve, Number(placed.retryAfter) * 1000));
         continue;
       }
-      if (placed.status !== 201 || !answer.order) {
+      if (placed.status !== 201 || !order) {
         fail(`order ${placed.status}`);
         continue;
       }
-      const paid = await fetch(`${base}/api/payments/test/${answer.order._id}`, { method: 'POST', headers, body: JSON.stringify(CARD) });
-      const payment = (await paid.json()) as { status?: string; deliveryStatus?: string };
+      const paid = await post(`/api/payments/test/${order._id}`, CARD);
       const done = performance.now();
-      if (paid.status !== 200 || payment.status !== 'Paid') {
+      if (paid.status !== 200 || paid.body.status !== 'Paid') {
         fail(`payment ${paid.status}`);
         continue;
       }
-      if (payment.deliveryStatus !== 'Delivered') tally.undelivered += 1;
+      if (paid.body.deliveryStatus !== 'Delivered') tally.undelivered += 1;
       tally.purchases.push(done - started);
       tally.orderMs.push(ordered - started);
       tally.payMs.push(done - ordered);
@@ -118,11 +124,18 @@ async function buyer(base: string, token: string, address: string, gameIds: stri
   }
 }
 
-async function run(base: string, tokens: string[], gameIds: string[], seconds: number, rate?: number): Promise<Tally> {
+async function run(server: BenchServer, tokens: string[], gameIds: string[], seconds: number, rate?: number): Promise<Tally> {
   const tally = newTally();
   const deadline = performance.now() + seconds * 1000;
   const interval = rate ? (tokens.length / rate) * 1000 : undefined;
-  await Promise.all(tokens.map((token, n) => buyer(base, token, `10.0.${Math.floor(n / 250)}.${(n % 250) + 1}`, gameIds, deadline, tally, interval)));
+  // Kept-alive connections, one per buyer at most, through undici's request: fetch's own work was a
+  // tenth of the machine's CPU per purchase, taken from the server it measures.
+  const http = new Pool(server.base, { connections: tokens.length });
+  const before = { server: cpuSecondsOf(server.pid), postgres: postgresCpuSeconds(), generator: process.cpuUsage() };
+  await Promise.all(tokens.map((token, n) => buyer(http, token, `10.0.${Math.floor(n / 250)}.${(n % 250) + 1}`, gameIds, deadline, tally, interval)));
+  const generator = process.cpuUsage(before.generator);
+  await http.close();
+  tally.cpu = { server: cpuSecondsOf(server.pid) - before.server, postgres: postgresCpuSeconds() - before.postgres, generator: (generator.user + generator.system) / 1e6 };
   return tally;
 }
 
@@ -136,6 +149,8 @@ function report(title: string, tally: Tally): number {
   console.log(`  order + payment + allocation: p50 ${ms(tally.purchases, 50)} ms, p95 ${ms(tally.purchases, 95)} ms, p99 ${ms(tally.purchases, 99)} ms  (target p95 ≤ ${TARGET_P95_MS} ms)`);
   console.log(`    POST /api/orders p50 ${ms(tally.orderMs, 50)} ms, p95 ${ms(tally.orderMs, 95)} ms; POST /api/payments/test p50 ${ms(tally.payMs, 50)} ms, p95 ${ms(tally.payMs, 95)} ms`);
   const offered = tally.purchases.length + tally.shed;
+  const each = (cpuSeconds: number) => `${((cpuSeconds * 1000) / Math.max(1, tally.purchases.length)).toFixed(2)} ms`;
+  console.log(`  CPU per purchase: server ${each(tally.cpu.server)}, PostgreSQL ${each(tally.cpu.postgres)}, load generator ${each(tally.cpu.generator)}`);
   console.log(`  shed (503 + Retry-After): ${tally.shed} (${offered ? ((tally.shed / offered) * 100).toFixed(0) : 0} % of orders); sold out (409): ${tally.soldOut}; paid but not delivered at once: ${tally.undelivered}; errors: ${tally.errors.size ? JSON.stringify(Object.fromEntries(tally.errors)) : 0}`);
   return rate;
 }
@@ -168,9 +183,9 @@ export async function purchaseFigures(): Promise<Figure[]> {
     const gameIds = games.map((game) => game.id);
     await database.db.execute(sql`update games set supplier_stock = ${STOCK}, reserved = 0 where id in ${gameIds}`);
 
-    if (WARMUP_SECONDS > 0) await run(server.base, tokens, gameIds, WARMUP_SECONDS);
+    if (WARMUP_SECONDS > 0) await run(server, tokens, gameIds, WARMUP_SECONDS);
     console.log(`\n${BUYERS} buyers, ${SECONDS} s per run (after ${WARMUP_SECONDS} s warm-up), ${GAMES} games × ${STOCK} keys, PostgreSQL, demo supplier`);
-    const saturation = await run(server.base, tokens, gameIds, SECONDS);
+    const saturation = await run(server, tokens, gameIds, SECONDS);
     const most = report(`1. saturation: ${BUYERS} purchases always under way`, saturation);
     figures.push(figure(`purchases at saturation (${BUYERS} under way)`, 'reported', `${most.toFixed(0)}/s, p95 ${ms(saturation.purchases, 95)} ms`));
     const step = Number(process.env.BENCH_RATE_STEP ?? 20);
@@ -181,7 +196,7 @@ export async function purchaseFigures(): Promise<Figure[]> {
       database.db.execute(sql`update games set supplier_stock = ${STOCK} + reserved + (select count(*) from product_keys k where k.game_id = games.id and k.voided_at is null) where id in ${gameIds}`);
     const paced = async (rate: number, title: string) => {
       await refill();
-      const tally = await run(server.base, tokens, gameIds, SECONDS, rate);
+      const tally = await run(server, tokens, gameIds, SECONDS, rate);
       runs.push(tally);
       report(title, tally);
       return { tally, p95: percentile(sorted(tally.purchases), 95) };

@@ -226,7 +226,8 @@ async function openPostgres(url: string, onError: (error: unknown) => void = () 
   const dedicated = () => new pg.Client({ connectionString: url, ...CONNECTION_SETTINGS, query_timeout: DEDICATED_QUERY_TIMEOUT_MS, connectionTimeoutMillis: 5000 });
   const { drizzle: drizzlePg } = await import('drizzle-orm/node-postgres');
   const { migrate: migratePg } = await import('drizzle-orm/node-postgres/migrator');
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5000, ...CONNECTION_SETTINGS });
+  const { NamingClient } = await import('./named-statements.ts');
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5000, ...CONNECTION_SETTINGS, Client: NamingClient });
   const health = new DatabaseHealth(() => pool.query('select 1'));
   const failed = (error: unknown): void => {
     if (isConnectionLoss(error)) health.down();
