@@ -23,6 +23,9 @@ const RETRY_BATCH = 50;
 /** Deliveries one retry run works on at once. */
 const RETRY_CONCURRENCY = 8;
 
+/** Ends the wait of allocateWithin (a reason of our own: abort() without one makes a DOMException each time). */
+const WAIT_OVER = new Error('the allocation answered');
+
 export type AllocationResult = 'delivered' | 'pending' | 'busy';
 
 export interface AllocatorDeps {
@@ -56,7 +59,7 @@ export class KeyAllocator {
     const run = this.allocate(orderId);
     const timeout = new AbortController();
     const answer = await Promise.race([run, sleep(waitMs, 'pending' as const, { signal: timeout.signal }).catch(() => 'pending' as const)]);
-    timeout.abort();
+    timeout.abort(WAIT_OVER);
     return answer;
   }
 
@@ -98,7 +101,8 @@ export class KeyAllocator {
     try {
       return await this.runOwned(orderId);
     } finally {
-      await release();
+      // Not waited for: the answer need not wait a round trip for the lock to go (release reports its own errors).
+      void release();
     }
   }
 

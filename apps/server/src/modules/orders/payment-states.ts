@@ -14,7 +14,7 @@ import type { LibraryService } from '../library/ports.ts';
 import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport, ReceivedAmount } from '../payments/ports.ts';
 import type { KeyAllocator } from './allocation.ts';
 import { findOrder, linesOf, lockOrder, reserveStock, returnStock, setAwaitingProviderRef, settleDeliveredStock, type OrderRow } from './store.ts';
-import { byProvider, transition, type Actor } from './transitions.ts';
+import { byProvider, transition, type Actor, type Moved } from './transitions.ts';
 
 /**
  * Published once a payment is committed, before its keys are asked for: a tracing point, which the
@@ -82,15 +82,7 @@ export class PaymentStates implements PaymentOutcomes {
       if (!order) throw new NotFound(orderMessages.orderNotFound);
       if (!amountMatches(order, payment.amount)) return this.refuseAmount(order, payment.amount, payment.providerRef);
     }
-    const paid = {
-      actor: byProvider,
-      set: {
-        paidAt: sql`now()`,
-        declineReason: null,
-        nextAllocationAt: sql`now() + ${RETRY_GRACE_MS / 1000}::int * interval '1 second'`,
-        providerRef: payment.providerRef,
-      },
-    };
+    const paid = paidMove(payment);
     // The usual case in one statement: an order awaiting payment, whose stock is reserved, is paid.
     let [paidOrder] = await transition(this.db, { id: orderId }, { ...paid, status: { from: ['Awaiting payment'], to: 'Paid' } });
     let taken: GameStock[] = [];
@@ -117,8 +109,26 @@ export class PaymentStates implements PaymentOutcomes {
         return this.refundUnservable(orderId, payment.providerRef);
       }
     }
-    const newlyPaid = paidOrder !== undefined;
     if (taken.length > 0) this.deps.events.emit('stock-moved', { games: taken });
+    return this.afterPayment(orderId, paidOrder, payment);
+  }
+
+  /**
+   * A customer's payment at the store's own card form, in one statement: their order, placed with
+   * `payer.provider`, awaiting payment within its time, is paid. Undefined when it is not such an
+   * order (the caller finds out why); nothing else is tried.
+   */
+  async payAwaiting(orderId: string, payer: { userId: string; provider: PaymentProviderName }, payment: PaymentReport = {}): Promise<PaymentOutcome | undefined> {
+    const [paidOrder] = await transition(this.db, { id: orderId, payableBy: { ...payer, at: new Date() } }, {
+      ...paidMove(payment),
+      status: { from: ['Awaiting payment'], to: 'Paid' },
+    });
+    return paidOrder && this.afterPayment(orderId, paidOrder, payment);
+  }
+
+  /** After a payment's commit: the caller told, the payment announced, and the keys of a newly paid order asked for. */
+  private async afterPayment(orderId: string, paidOrder: Moved | undefined, payment: PaymentReport): Promise<PaymentOutcome> {
+    const newlyPaid = paidOrder !== undefined;
     payment.onCommitted?.();
     if (paidOrder) {
       this.deps.events.emit('order-paid', { orderId, userId: paidOrder.userId, amountCents: paidOrder.amountCents, currency: paidOrder.currency });
@@ -254,6 +264,19 @@ export class PaymentStates implements PaymentOutcomes {
     if (current.status === 'Refunded') this.deps.events.emit('order-refunded', { orderId, userId: current.userId, amountCents: current.amountCents, currency: current.currency });
     return { orderId, status: current.status, deliveryStatus: current.deliveryStatus, newlyPaid: false };
   }
+}
+
+/** The move to Paid, from whichever state the caller names: the money's reference, and the paying instance's grace before the retry job may deliver. */
+function paidMove(payment: PaymentReport) {
+  return {
+    actor: byProvider,
+    set: {
+      paidAt: sql`now()`,
+      declineReason: null,
+      nextAllocationAt: sql`now() + ${RETRY_GRACE_MS / 1000}::int * interval '1 second'`,
+      providerRef: payment.providerRef,
+    },
+  };
 }
 
 /** Why an order in each state other than awaiting payment cannot be paid. */

@@ -32,8 +32,7 @@ import {
   releaseIdempotencyKey,
   reserveStock,
   titleOfGame,
-  unpaidHoldFrom,
-  unpaidHoldOf,
+  unpaidHolds,
   type OrderLineRow,
   type OrderRow,
 } from './store.ts';
@@ -181,7 +180,7 @@ export class OrderPlacement {
    */
   private async holdWithinCaps(tx: Db, placer: Placer, merged: OrderRequestLine[]): Promise<void> {
     await lockHolders(tx, placer.userId, placer.address);
-    const mine = await unpaidHoldOf(tx, placer.userId);
+    const { mine, here } = await unpaidHolds(tx, placer.userId, placer.address);
     const adding = merged.reduce((sum, line) => sum + line.quantity, 0);
     if (mine.orders >= MAX_UNPAID_ORDERS) throw new Conflict(orderMessages.tooManyUnpaidOrders);
     if (mine.keys + adding > MAX_UNPAID_KEYS) throw new Conflict(orderMessages.tooManyUnpaidKeys(mine.keys));
@@ -193,7 +192,6 @@ export class OrderPlacement {
     // The address caps are scaled with the rate limits (RATE_LIMIT_SCALE): a benchmark's or a test
     // cluster's buyers all come from one machine.
     const scale = this.deps.config.rateLimitScale;
-    const here = await unpaidHoldFrom(tx, placer.address);
     if (here.orders >= MAX_UNPAID_ORDERS_PER_ADDRESS * scale) throw new Conflict(orderMessages.tooManyUnpaidOrdersFromAddress);
     if (here.keys + adding > MAX_UNPAID_KEYS_PER_ADDRESS * scale) throw new Conflict(orderMessages.tooManyUnpaidKeysFromAddress);
   }

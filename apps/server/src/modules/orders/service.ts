@@ -150,6 +150,19 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
     return this.placement.checkoutAgain(row);
   }
 
+  /**
+   * The customer pays at the store's own card form: their order, meant for `provider`, awaiting
+   * payment within its time, is paid in one statement. When it is not such an order, the 404 or 409
+   * that payableOrder gives says why.
+   */
+  async payAsCustomer(orderId: string, userId: string, provider: PaymentProviderName, payment: PaymentReport): Promise<PaymentOutcome> {
+    const outcome = await this.payments.payAwaiting(orderId, { userId, provider }, payment);
+    if (outcome) return outcome;
+    await this.payableOrder(orderId, userId, provider);
+    // Payable after all (it cannot be: states only move forward): paid as any report would be.
+    return this.payments.markPaid(orderId, payment);
+  }
+
   markPaid(orderId: string, payment?: PaymentReport): Promise<PaymentOutcome> {
     return this.payments.markPaid(orderId, payment);
   }

@@ -188,37 +188,42 @@ export async function lockHolders(tx: Db, userId: string, address: string): Prom
   );
 }
 
-/** What waits for payment: orders, keys over all of them, and keys per game. */
+/** What waits for payment: orders, and keys over all of them. */
 export interface UnpaidHold {
   orders: number;
   keys: number;
-  keysPerGame: Map<string, number>;
+}
+
+/** What the customer's orders awaiting payment hold, per game too, and what every account's from the same network holds. */
+export interface UnpaidHolds {
+  mine: UnpaidHold & { keysPerGame: Map<string, number> };
+  here: UnpaidHold;
 }
 
 /**
- * What the customer's orders awaiting payment hold now (an order past its time no longer counts: the
- * expiry job is putting its keys back). Few rows: the caps keep a customer's unpaid lines few.
+ * What waits for payment now (an order past its time no longer counts: the expiry job is putting its
+ * keys back), in one round trip: the customer's unpaid lines (few: the caps keep them few), and the
+ * orders and keys placed from this address's network by every account.
  */
-export async function unpaidHoldOf(tx: Db, userId: string): Promise<UnpaidHold> {
-  const rows = await queryRows<{ order_id: string; game_id: string; quantity: number }>(
+export async function unpaidHolds(tx: Db, userId: string, address: string): Promise<UnpaidHolds> {
+  const [row] = await queryRows<{ mine: Array<[string, string, number]>; here_orders: number; here_keys: number }>(
     tx,
-    sql`select o.id as order_id, l.game_id, l.quantity from ${orders} o join ${orderLines} l on l.order_id = o.id
-        where o.user_id = ${userId} and o.status = 'Awaiting payment' and o.expires_at > now()`,
+    sql`select
+          (select coalesce(json_agg(json_build_array(o.id, l.game_id, l.quantity)), '[]'::json)
+             from ${orders} o join ${orderLines} l on l.order_id = o.id
+            where o.user_id = ${userId} and o.status = 'Awaiting payment' and o.expires_at > now()) as mine,
+          here.orders as here_orders, here.keys as here_keys
+        from (select count(distinct o.id)::int as orders, coalesce(sum(l.quantity), 0)::int as keys
+                from ${orders} o join ${orderLines} l on l.order_id = o.id
+               where o.status = 'Awaiting payment' and o.placed_from <<= ${networkOf(address)} and o.expires_at > now()) here`,
   );
+  const lines = row?.mine ?? [];
   const keysPerGame = new Map<string, number>();
-  for (const row of rows) keysPerGame.set(row.game_id, (keysPerGame.get(row.game_id) ?? 0) + row.quantity);
-  return { orders: new Set(rows.map((row) => row.order_id)).size, keys: rows.reduce((sum, row) => sum + row.quantity, 0), keysPerGame };
-}
-
-/** What the orders awaiting payment placed from this address's network hold now, by every account. */
-export async function unpaidHoldFrom(tx: Db, address: string): Promise<Omit<UnpaidHold, 'keysPerGame'>> {
-  const [row] = await queryRows<{ orders: number; keys: number }>(
-    tx,
-    sql`select count(distinct o.id)::int as orders, coalesce(sum(l.quantity), 0)::int as keys
-        from ${orders} o join ${orderLines} l on l.order_id = o.id
-        where o.status = 'Awaiting payment' and o.placed_from <<= ${networkOf(address)} and o.expires_at > now()`,
-  );
-  return { orders: row?.orders ?? 0, keys: row?.keys ?? 0 };
+  for (const [, gameId, quantity] of lines) keysPerGame.set(gameId, (keysPerGame.get(gameId) ?? 0) + quantity);
+  return {
+    mine: { orders: new Set(lines.map(([orderId]) => orderId)).size, keys: lines.reduce((sum, [, , quantity]) => sum + quantity, 0), keysPerGame },
+    here: { orders: row?.here_orders ?? 0, keys: row?.here_keys ?? 0 },
+  };
 }
 
 /**

@@ -83,8 +83,11 @@ export interface Moved {
   toDelivery: DeliveryStatus;
 }
 
-/** Which orders a move is for: one by id, or the batch of unpaid orders whose time is over (expiry). */
-export type Which = { id: string } | { overdue: number };
+/**
+ * Which orders a move is for: one by id (`payableBy`: only while it is that customer's, placed with
+ * that provider and within its time at `at`), or the batch of unpaid orders whose time is over (expiry).
+ */
+export type Which = { id: string; payableBy?: { userId: string; provider: string; at: Date } } | { overdue: number };
 
 /** Throws IllegalTransition unless every `from` of the move may go to its `to`. */
 export function assertAllowed(move: Pick<Move, 'status' | 'delivery'>): void {
@@ -105,6 +108,10 @@ export async function transition(db: Db, which: Which, move: Move): Promise<Move
   if (move.status) conditions.push(inArray(orders.status, [...move.status.from]));
   if (move.whileStatus) conditions.push(sql`${orders.status} = ${move.whileStatus}`);
   if (move.delivery) conditions.push(inArray(orders.deliveryStatus, [...move.delivery.from]));
+  if ('id' in which && which.payableBy) {
+    const { userId, provider, at } = which.payableBy;
+    conditions.push(sql`${orders.userId} = ${userId} and ${orders.provider} = ${provider} and ${orders.expiresAt} > ${at}`);
+  }
   const picked =
     'id' in which
       ? sql`select id, status, delivery_status from ${orders} where ${orders.id} = ${which.id} and ${sql.join(conditions, sql` and `)} for update`

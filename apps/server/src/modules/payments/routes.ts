@@ -6,7 +6,7 @@ import { OrderNotPayable, type OrdersService } from '../orders/ports.ts';
 import { cardVerdict } from './test-gateway.ts';
 
 /** What the card form needs of the orders module. */
-export type TestGatewayOrders = Pick<OrdersService, 'payableOrder' | 'markDeclined' | 'markPaid'>;
+export type TestGatewayOrders = Pick<OrdersService, 'payableOrder' | 'markDeclined' | 'payAsCustomer'>;
 
 const bearer = [{ bearerAuth: [] }];
 
@@ -29,18 +29,21 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrder
       },
     },
     async (request) => {
-      const order = await orders.payableOrder(request.params.id, request.account.userId, 'test');
+      const { userId } = request.account;
+      const orderId = request.params.id;
       const verdict = cardVerdict(request.body.cardNumber);
       if (!verdict.paid) {
-        await orders.markDeclined(order.id, verdict.reason);
+        await orders.payableOrder(orderId, userId, 'test');
+        await orders.markDeclined(orderId, verdict.reason);
         // Another card paid it a moment ago (two tabs): the decline changed nothing, say what did happen.
-        await orders.payableOrder(order.id, request.account.userId, 'test').catch((error: unknown) => {
+        await orders.payableOrder(orderId, userId, 'test').catch((error: unknown) => {
           if (!(error instanceof OrderNotPayable) || error.orderStatus !== 'Declined') throw error;
         });
-        return { status: 'Declined' as const, deliveryStatus: 'Not delivered' as const, message: verdict.reason, redirectUrl: `/pay/${order.id}` };
+        return { status: 'Declined' as const, deliveryStatus: 'Not delivered' as const, message: verdict.reason, redirectUrl: `/pay/${orderId}` };
       }
+      // Checked and paid in one statement (404 or 409 when the order is not this customer's to pay).
       // The purchase turn ends with the payment's commit: waiting for the supplier's keys holds none.
-      const outcome = await orders.markPaid(order.id, { providerRef: `test_${newId(20)}`, onCommitted: () => request.admission?.leave() });
+      const outcome = await orders.payAsCustomer(orderId, userId, 'test', { providerRef: `test_${newId(20)}`, onCommitted: () => request.admission?.leave() });
       // It lapsed between the check and the payment and its keys were sold meanwhile: refunded at once.
       if (outcome.status === 'Refunded') throw new Conflict(orderMessages.orderExpired);
       const delivered = outcome.deliveryStatus === 'Delivered';
@@ -48,7 +51,7 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrder
         status: 'Paid' as const,
         deliveryStatus: outcome.deliveryStatus,
         message: delivered ? orderMessages.paymentSucceeded : orderMessages.paymentSucceededDelayed,
-        redirectUrl: `/library?order=${order.id}`,
+        redirectUrl: `/library?order=${orderId}`,
       };
     },
   );
