@@ -15,7 +15,7 @@ import type { StoreEventBus } from '../../platform/events.ts';
 import type { DeliveredKey, LibraryService } from '../library/ports.ts';
 import type { Supplier, SupplierKey } from '../supplier/ports.ts';
 import { deliveryDelayedMail, receiptMail, type Recipient } from '../../platform/mail/order-mails.ts';
-import { buyerOfOrder, claimDelayNotice, claimForAllocation, commitWithoutWaitingForDisk, linesOfOrder, lockOrderForDelivery, markDelivered, settleDeliveredStock, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
+import { claimDelayNotice, claimForAllocation, commitWithoutWaitingForDisk, lockOrderForDelivery, markDelivered, settleDeliveredStock, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
 
 /** Retry delays after the n-th failed run, in minutes, doubling up to an hour. */
 const retryDelayMinutes = (attempts: number) => Math.min(2 ** Math.max(0, attempts - 1), 60);
@@ -108,12 +108,10 @@ export class KeyAllocator {
 
   private async runOwned(orderId: string): Promise<AllocationResult> {
     const { database, supplier, library, log, mailer } = this.deps;
-    // The lines and the buyer never change, so they are read alongside the claim rather than after it.
-    const [order, lines, buyer] = await this.withTurn(() =>
-      Promise.all([claimForAllocation(database.db, orderId), linesOfOrder(database.db, orderId), buyerOfOrder(database.db, orderId)]),
-    );
-    if (!order) return 'busy';
-    const recipient: Recipient | undefined = buyer;
+    const claimed = await this.withTurn(() => claimForAllocation(database.db, orderId));
+    if (!claimed) return 'busy';
+    const { order, lines } = claimed;
+    const recipient: Recipient | undefined = claimed.buyer;
 
     let supplierOrderId: string;
     let supplierKeys: SupplierKey[];

@@ -3,7 +3,7 @@
 // same transaction as the order insert, or two buyers could both get the last key (decision 008).
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { catalogMessages, orderMessages } from '@keystore/contract';
-import { HOLDER_LOCK_SPACES, preparedOnce, queryRows, type Db } from '../../db/client.ts';
+import { HOLDER_LOCK_SPACES, preparedOnce, queryRows, rowFromJson, type Db } from '../../db/client.ts';
 import { games, orderEvents, orderLines, orders, users } from '../../db/schema.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
 import type { GameStock } from '../../platform/events.ts';
@@ -249,29 +249,34 @@ export async function commitWithoutWaitingForDisk(tx: Db): Promise<void> {
   await tx.execute(sql`set local synchronous_commit = off`);
 }
 
-/**
- * Counts one more allocation run of an undelivered paid order and answers it, or undefined when
- * there is nothing to deliver. The run already owns the order (Database.own). Not a change of state,
- * and one statement: a transaction of its own to commit it without waiting for the disk cost three
- * more round trips than the wait it saved.
- */
-export async function claimForAllocation(db: Db, id: string): Promise<OrderRow | undefined> {
-  const [row] = await db
-    .update(orders)
-    .set({ allocationAttempts: sql`${orders.allocationAttempts} + 1` })
-    .where(and(eq(orders.id, id), eq(orders.status, 'Paid'), eq(orders.deliveryStatus, 'Pending')))
-    .returning();
-  return row;
+/** What an allocation run works from: the order, its lines, and who gets the receipt (none once the account is deleted). */
+export interface ClaimedOrder {
+  order: OrderRow;
+  lines: OrderLineRow[];
+  buyer: { email: string; username: string } | undefined;
 }
 
-/** Who gets an order's receipt: its buyer's address and name (none once the account is deleted). */
-export async function buyerOfOrder(db: Db, orderId: string): Promise<{ email: string; username: string } | undefined> {
-  const [buyer] = await db
-    .select({ email: users.email, username: users.username })
-    .from(orders)
-    .innerJoin(users, eq(users.id, orders.userId))
-    .where(eq(orders.id, orderId));
-  return buyer;
+/**
+ * Counts one more allocation run of an undelivered paid order and answers it with its lines and its
+ * buyer, or undefined when there is nothing to deliver. The run already owns the order
+ * (Database.own). Not a change of state, and one statement: the lines and the buyer never change, so
+ * they are read with the claim rather than after it.
+ */
+export async function claimForAllocation(db: Db, id: string): Promise<ClaimedOrder | undefined> {
+  const [row] = await queryRows<{ claimed: Record<string, unknown>; lines: Array<Record<string, unknown>>; buyer: ClaimedOrder['buyer'] | null }>(
+    db,
+    sql`with claimed as (
+          update ${orders} set allocation_attempts = allocation_attempts + 1
+           where id = ${id} and status = 'Paid' and delivery_status = 'Pending'
+          returning *
+        )
+        select row_to_json(claimed) as claimed,
+               (select coalesce(json_agg(l order by l.position), '[]'::json) from ${orderLines} l where l.order_id = claimed.id) as lines,
+               (select json_build_object('email', u.email, 'username', u.username) from ${users} u where u.id = claimed.user_id) as buyer
+          from claimed`,
+  );
+  if (!row) return undefined;
+  return { order: rowFromJson(orders, row.claimed), lines: row.lines.map((line) => rowFromJson(orderLines, line)), buyer: row.buyer ?? undefined };
 }
 
 /**
