@@ -124,22 +124,29 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
 
 /** CPU seconds a process (all its threads) has used so far. */
 export function cpuSecondsOf(pid: number): number {
-  // Fields after the command (which may hold spaces) start at state: utime and stime are 12th and 13th.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(pid);
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** /proc/PID/stat's fields from the state on (the command before it may hold spaces): utime, stime, cutime, cstime are 11–14. */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 /**
  * CPU seconds every PostgreSQL process on this machine has used so far (its backends, writers and
- * checkpointer): 0 when the database runs elsewhere. Backends that end meanwhile take theirs along.
+ * checkpointer, and the backends that have ended): 0 when the database runs elsewhere.
  */
 export function postgresCpuSeconds(): number {
   let seconds = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') seconds += cpuSecondsOf(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      // Its own time, and that of the children it has reaped (the postmaster's: backends that ended).
+      const fields = statFields(Number(entry));
+      seconds += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
     } catch {
       // Gone between the listing and the read.
     }

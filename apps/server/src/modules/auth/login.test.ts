@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { accountMessages, type Session } from '@keystore/contract';
 import { hashPassword, passwordMatches } from '../../platform/passwords.ts';
@@ -148,6 +148,23 @@ describe('login', () => {
     }
     // The real token still works: none of the above touched its session.
     expect((await t.post('/api/auth/logout', undefined, { token })).statusCode).toBe(204);
+  });
+
+  it('refuses a token once it expires, though it was accepted before', async () => {
+    const customer = await t.verifiedCustomer();
+    const token = await t.login(customer.email, customer.password);
+    const { sub, sid } = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string; sid: string };
+    const expiresAt = Math.floor(Date.now() / 1000) + 60;
+    const shortLived = await new SignJWT({ sid }).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setExpirationTime(expiresAt).sign(new TextEncoder().encode(t.config.secrets.jwt));
+    const orders = () => t.app.inject({ url: '/api/orders', headers: { authorization: `Bearer ${shortLived}` } });
+    expect((await orders()).statusCode).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'], now: (expiresAt + 1) * 1000 });
+    try {
+      const late = await orders();
+      expect({ status: late.statusCode, body: late.json() }).toEqual({ status: 401, body: { error: accountMessages.sessionExpired } });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('asks for the e-mail and the password', async () => {
