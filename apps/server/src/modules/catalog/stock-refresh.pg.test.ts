@@ -1,27 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../db/client.ts';
-import { buildTestApp, type TestApp } from '../../test/helper.ts';
-
-const OVERLAP_MS = 300;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { describe, expect, it } from 'vitest';
+import { OVERLAP_MS, pause, stockRefreshApp } from './stock-refresh-kit.ts';
 
 // Two transactions at once need PostgreSQL (PGlite runs one at a time): a stock change whose
 // transaction began before a refresh and committed after it is still picked up.
 describe("the lists' stock between syncs, on PostgreSQL", () => {
-  let t: TestApp;
-  let gameId: string;
-  const listedStock = async () => (await t.app.inject({ url: `/api/games?pageSize=100&sort=newest` })).json<{ items: Array<{ _id: string; stock: number }> }>().items.find((game) => game._id === gameId)?.stock;
-
-  beforeAll(async () => {
-    t = await buildTestApp({ stockOverlapMs: OVERLAP_MS });
-    await t.app.catalog.syncNow();
-    const [game] = await queryRows<{ id: string }>(t.database.db, sql`select id from games where stock > 3 order by released_at desc limit 1`);
-    gameId = game!.id;
-  });
-  afterAll(() => t?.close());
+  const kit = stockRefreshApp();
+  const { listedStock } = kit;
 
   it('still sees a change whose transaction began before a refresh and committed after it', async () => {
+    const { t, gameId } = kit;
     const before = (await listedStock())!;
     // Quiet first: the earlier tests' changes are behind the overlap.
     await pause(OVERLAP_MS + 100);
