@@ -52,12 +52,13 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
 
   constructor(deps: OrdersDeps) {
     this.deps = deps;
+    const mailContext = { publicUrl: deps.config.publicUrl, supportEmail: deps.config.mail.supportEmail };
     this.allocator = new KeyAllocator({
       database: deps.database,
       supplier: deps.supplier,
       library: deps.library,
       mailer: deps.mailer,
-      mailContext: { publicUrl: deps.config.publicUrl, supportEmail: deps.config.mail.supportEmail },
+      mailContext,
       log: deps.log,
       events: deps.events,
       admission: deps.admission,
@@ -76,7 +77,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       library: deps.library,
       accounts: deps.accounts,
       mailer: deps.mailer,
-      mailContext: { publicUrl: deps.config.publicUrl, supportEmail: deps.config.mail.supportEmail },
+      mailContext,
       payments: this.payments,
       allocator: this.allocator,
     });
