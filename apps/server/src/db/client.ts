@@ -2,8 +2,8 @@ import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import { getTableColumns, type SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT, PgTable } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -15,22 +15,9 @@ export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
 }
 
 /**
- * A table's row from the JSON PostgreSQL made of it (row_to_json, json_agg of a row), each column
- * read as drizzle reads it from the driver: for a statement that answers rows of several tables at once.
- */
-export function rowFromJson<T extends PgTable>(table: T, json: Record<string, unknown>): T['$inferSelect'] {
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
-    const value = json[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as T['$inferSelect'];
-}
-
-/**
  * A query built once per database handle, for the hot paths (every authenticated request, every
- * purchase): drizzle builds its SQL once, and PostgreSQL parses and plans a named statement once per
- * connection instead of on every call. Only for the app's long-lived handle, not a transaction's.
+ * purchase): drizzle builds its SQL once instead of on every call (every query with parameters is a
+ * named statement anyway, db/named-statements.ts). Only for the app's long-lived handle, not a transaction's.
  */
 export function preparedOnce<T>(build: (db: Db) => T): (db: Db) => T {
   const prepared = new WeakMap<Db, T>();
@@ -467,6 +454,8 @@ class OwnershipLocks {
   }
 
   async close(): Promise<void> {
+    // Releases are not waited for by their callers (a delivery answers without it): let them finish first.
+    await this.queue;
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);

@@ -3,7 +3,8 @@
 // same transaction as the order insert, or two buyers could both get the last key (decision 008).
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { catalogMessages, orderMessages } from '@keystore/contract';
-import { HOLDER_LOCK_SPACES, preparedOnce, queryRows, rowFromJson, type Db } from '../../db/client.ts';
+import { HOLDER_LOCK_SPACES, preparedOnce, queryRows, type Db } from '../../db/client.ts';
+import { rowFromJson } from '../../db/json-rows.ts';
 import { games, orderEvents, orderLines, orders, users } from '../../db/schema.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
 import type { GameStock } from '../../platform/events.ts';
