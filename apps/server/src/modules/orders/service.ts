@@ -133,6 +133,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   /**
    * The order a customer is about to pay: theirs, awaiting payment, within its 30 minutes and meant
    * for `provider`. An order found past its time is expired on the spot (its stock goes back).
+   * payAsCustomer checks the same in SQL (transitions.ts payableBy): a rule added here goes there too.
    */
   async payableOrder(orderId: string, userId: string, provider: PaymentProviderName): Promise<OrderRow> {
     const row = await this.ownedOrder(orderId, userId);
@@ -156,11 +157,12 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
    * payment within its time, is paid in one statement. When it is not such an order, the 404 or 409
    * that payableOrder gives says why.
    */
-  async payAsCustomer(orderId: string, userId: string, provider: PaymentProviderName, payment: PaymentReport): Promise<PaymentOutcome> {
+  async payAsCustomer(orderId: string, userId: string, provider: PaymentProviderName, payment: Omit<PaymentReport, 'amount'>): Promise<PaymentOutcome> {
     const outcome = await this.payments.payAwaiting(orderId, { userId, provider }, payment);
     if (outcome) return outcome;
     await this.payableOrder(orderId, userId, provider);
-    // Payable after all (it cannot be: states only move forward): paid as any report would be.
+    // Payable after all: only if payableOrder and the paid transition's check (transitions.ts
+    // payableBy) came to disagree, as states only move forward. Paid as any report would be.
     return this.payments.markPaid(orderId, payment);
   }
 

@@ -3,7 +3,7 @@
 // a conditional update (so instances racing on one order cannot both make it) and records it in
 // order_events, the timeline the back office shows. The schema holds the same values (CHECK).
 import { inArray, is, SQL, sql } from 'drizzle-orm';
-import type { DeliveryStatus, OrderStatus } from '@keystore/contract';
+import type { DeliveryStatus, OrderStatus, PaymentProviderName } from '@keystore/contract';
 import { queryRows, type Db } from '../../db/client.ts';
 import { orders } from '../../db/schema.ts';
 
@@ -87,7 +87,7 @@ export interface Moved {
  * Which orders a move is for: one by id (`payableBy`: only while it is that customer's, placed with
  * that provider and within its time at `at`), or the batch of unpaid orders whose time is over (expiry).
  */
-export type Which = { id: string; payableBy?: { userId: string; provider: string; at: Date } } | { overdue: number };
+export type Which = { id: string; payableBy?: { userId: string; provider: PaymentProviderName; at: Date } } | { overdue: number };
 
 /** Throws IllegalTransition unless every `from` of the move may go to its `to`. */
 export function assertAllowed(move: Pick<Move, 'status' | 'delivery'>): void {
@@ -108,6 +108,7 @@ export async function transition(db: Db, which: Which, move: Move): Promise<Move
   if (move.status) conditions.push(inArray(orders.status, [...move.status.from]));
   if (move.whileStatus) conditions.push(sql`${orders.status} = ${move.whileStatus}`);
   if (move.delivery) conditions.push(inArray(orders.deliveryStatus, [...move.delivery.from]));
+  // The same rule as OrdersService.payableOrder, in SQL: change one, change the other.
   if ('id' in which && which.payableBy) {
     const { userId, provider, at } = which.payableBy;
     conditions.push(sql`${orders.userId} = ${userId} and ${orders.provider} = ${provider} and ${orders.expiresAt} > ${at}`);

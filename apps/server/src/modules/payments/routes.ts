@@ -44,7 +44,8 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrder
       // Checked and paid in one statement (404 or 409 when the order is not this customer's to pay).
       // The purchase turn ends with the payment's commit: waiting for the supplier's keys holds none.
       const outcome = await orders.payAsCustomer(orderId, userId, 'test', { providerRef: `test_${newId(20)}`, onCommitted: () => request.admission?.leave() });
-      // It lapsed between the check and the payment and its keys were sold meanwhile: refunded at once.
+      // Only through payAsCustomer's fallback (the SQL check and payableOrder disagreeing): a payment
+      // taken for an order whose keys were sold meanwhile is refunded at once, and the order is lapsed.
       if (outcome.status === 'Refunded') throw new Conflict(orderMessages.orderExpired);
       const delivered = outcome.deliveryStatus === 'Delivered';
       return {

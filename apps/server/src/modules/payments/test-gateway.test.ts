@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Purchase, TestPaymentAnswer } from '@keystore/contract';
+import { orderMessages, type Purchase, type TestPaymentAnswer } from '@keystore/contract';
 import { queryRows } from '../../db/client.ts';
 import { memoryLog } from '../../test/helper.ts';
 import { ordersTestApp, PAYING_CARD, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
@@ -126,6 +126,23 @@ describe('the test gateway', () => {
     expect(answer.json()).toEqual({ error: 'Order not found' });
     const anonymous = await t.app.inject({ method: 'POST', url: `/api/payments/test/${order._id}`, payload: PAYING_CARD });
     expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('refuses to pay a cancelled order, or one placed with another provider, saying which', async () => {
+    const gameId = await t.gameWithStock(10, 7);
+    // A buyer of its own: the order left awaiting payment here counts against its unpaid cap.
+    const shopper = await t.buyer();
+    const cancelled = (await t.order(shopper, gameId)).order._id;
+    await t.app.inject({ method: 'POST', url: `/api/orders/${cancelled}/cancel`, headers: shopper.headers });
+    const paid = await t.pay(shopper, cancelled);
+    expect({ status: paid.statusCode, body: paid.json() }).toEqual({ status: 409, body: { error: orderMessages.orderCancelled } });
+
+    const elsewhere = (await t.order(shopper, gameId)).order._id;
+    await t.database.db.execute(sql`update orders set provider = 'stripe' where id = ${elsewhere}`);
+    const answer = await t.pay(shopper, elsewhere);
+    expect({ status: answer.statusCode, body: answer.json() }).toEqual({ status: 409, body: { error: orderMessages.otherProvider } });
+    const [order] = await queryRows<{ status: string }>(t.database.db, sql`select status from orders where id = ${elsewhere}`);
+    expect(order!.status).toBe('Awaiting payment');
   });
 
   it('takes the customer back to its card form to pay an order again', async () => {
