@@ -118,6 +118,7 @@ export class SessionService {
    */
   async claimsOf(token: string): Promise<SessionClaims> {
     const known = this.verifiedTokens.get(token);
+    // The cache's own ttl runs on a monotonic clock and only frees memory; the token's expiry is the wall clock's, checked here.
     if (known && known.expiresAt > Date.now()) return { userId: known.userId, sessionId: known.sessionId };
     const payload = await this.verified(token, [this.key, ...this.previousKeys]);
     const claims = { userId: payload.sub!, sessionId: payload.sid as string };
