@@ -16,6 +16,8 @@ export const ADMIN_REASON_MAX = 500;
 export const SUPPORT_REPLY_MAX = 5000;
 /** A paid order still undelivered this long after payment alerts the operators. */
 export const UNDELIVERED_ALERT_MINUTES = 10;
+/** A paid order still without its keys this long after payment is refunded by the store itself. */
+export const UNDELIVERED_REFUND_HOURS = 24;
 /** At most one alert mail per cause in this time. */
 export const ALERT_INTERVAL_MINUTES = 60;
 /** How many characters of a key an admin sees (the last ones): never the whole key. */

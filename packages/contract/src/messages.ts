@@ -146,6 +146,7 @@ export const orderMessages = {
   unknownTestCard: 'Your card was declined: it is not one of the test cards. Pay with 4242 4242 4242 4242.',
   paymentSucceeded: 'Payment successful! Your keys are in your library.',
   paymentSucceededDelayed: 'Payment successful! Your keys are on their way: we will e-mail you as soon as they are in your library.',
+  paymentRefundedPriceRose: 'Payment received, but our supplier raised its price above what you paid, so we could not buy your keys: your money goes back in full. We have e-mailed you the details.',
   cardNumberRequired: 'Card number is required',
   cardNumberInvalid: 'Please enter a valid card number',
   expiryRequired: 'Expiry date is required',

@@ -263,7 +263,11 @@ export const orderLines = pgTable(
     platform: text('platform').notNull(),
     quantity: integer('quantity').notNull(),
     unitPriceCents: integer('unit_price_cents').notNull(),
+    /** The supplier's price when the order was placed; the keys are bought at its price when paid (allocation.ts). */
     supplierPriceCents: integer('supplier_price_cents').notNull(),
+    /** Set when this line's money went back without its keys (the supplier's price rose above what the buyer paid). */
+    refundedAt: moment('refunded_at'),
+    refundReason: text('refund_reason'),
   },
   (table) => [uniqueIndex('order_lines_order_game_idx').on(table.orderId, table.gameId)],
 );

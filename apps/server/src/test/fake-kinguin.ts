@@ -31,7 +31,8 @@ type Fault = { status: number; body?: string } | { hang: true } | { json: unknow
 
 /**
  * A fake of the Kinguin eCommerce API on loopback: products with paging and updatedSince,
- * orders keyed by orderExternalId, and faults queued per request.
+ * one product's current price, orders keyed by orderExternalId (refused below the current price),
+ * and faults queued per request.
  */
 export class FakeKinguin extends LoopbackFake {
   readonly apiKey = 'test-kinguin-key';
@@ -72,6 +73,13 @@ export class FakeKinguin extends LoopbackFake {
       // Kinguin refuses a second order with the same orderExternalId; the store must not buy twice.
       const existing = this.orders.get(externalId);
       if (existing) return send(409, { code: 'ORDER_DUPLICATE', detail: `Order with orderExternalId ${externalId} exists`, orderId: existing.orderId });
+      // Kinguin refuses an order below its current price, as the real one does.
+      for (const line of body.products as Array<{ productId: string; price: number }>) {
+        const product = this.products.find((candidate) => candidate.productId === line.productId);
+        if (product && line.price < Number(product.price)) {
+          return send(400, { kind: 'ProductUnavailable', status: 400, detail: 'requested price lower than the current price' });
+        }
+      }
       const order = { orderId: `KG${this.orders.size + 1}`, products: body.products };
       this.orders.set(externalId, order);
       return send(200, { orderId: order.orderId, status: 'processing' });
@@ -79,6 +87,11 @@ export class FakeKinguin extends LoopbackFake {
     if (request.method === 'GET' && url.pathname === '/v2/order') {
       const order = this.orders.get(url.searchParams.get('orderExternalId') ?? '');
       return send(200, { results: order ? [{ orderId: order.orderId, status: 'completed' }] : [], item_count: order ? 1 : 0 });
+    }
+    const product = /^\/v2\/products\/([^/]+)$/.exec(url.pathname);
+    if (request.method === 'GET' && product) {
+      const found = this.products.find((candidate) => candidate.productId === decodeURIComponent(product[1]!));
+      return found ? send(200, found) : send(404, { kind: 'NotFound', status: 404, detail: 'Product not found' });
     }
     const keys = /^\/v2\/order\/([^/]+)\/keys$/.exec(url.pathname);
     if (request.method === 'GET' && keys) {

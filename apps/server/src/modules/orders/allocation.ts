@@ -13,9 +13,24 @@ import type { MailContext } from '../../platform/mail/layout.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import type { StoreEventBus } from '../../platform/events.ts';
 import type { DeliveredKey, LibraryService } from '../library/ports.ts';
-import type { Supplier, SupplierKey } from '../supplier/ports.ts';
+import { SupplierPriceRefused, type Supplier, type SupplierKey } from '../supplier/ports.ts';
+import { centsToEuro, UNDELIVERED_REFUND_HOURS } from '@keystore/contract';
 import { deliveryDelayedMail, receiptMail, type Recipient } from '../../platform/mail/order-mails.ts';
-import { claimDelayNotice, claimForAllocation, commitWithoutWaitingForDisk, lockOrderForDelivery, markDelivered, settleDeliveredStock, undeliveredOrders, updateOrder, type OrderLineRow, type OrderRow } from './store.ts';
+import type { OrderRefunds } from './refunds.ts';
+import {
+  claimDelayNotice,
+  claimForAllocation,
+  commitWithoutWaitingForDisk,
+  lockOrderForDelivery,
+  longUndelivered,
+  markDelivered,
+  settleDeliveredStock,
+  undeliveredOrders,
+  updateOrder,
+  type ClaimedOrder,
+  type OrderLineRow,
+  type OrderRow,
+} from './store.ts';
 
 /** Retry delays after the n-th failed run, in minutes, doubling up to an hour. */
 const retryDelayMinutes = (attempts: number) => Math.min(2 ** Math.max(0, attempts - 1), 60);
@@ -26,7 +41,8 @@ const RETRY_CONCURRENCY = 8;
 /** Ends the wait of allocateWithin (a reason of our own: abort() without one makes a DOMException each time). */
 const WAIT_OVER = new Error('the allocation answered');
 
-export type AllocationResult = 'delivered' | 'pending' | 'busy';
+/** 'refunded': no key could be bought without a loss, and the order's money went back. */
+export type AllocationResult = 'delivered' | 'pending' | 'busy' | 'refunded';
 
 export interface AllocatorDeps {
   database: Database;
@@ -36,6 +52,8 @@ export interface AllocatorDeps {
   mailContext: MailContext;
   log: FastifyBaseLogger;
   events: StoreEventBus;
+  /** Gives back the money of lines the store cannot buy without a loss, and of orders undelivered for a day. */
+  refunds: OrderRefunds;
   /**
    * The purchase path's bound on database work: a delivery's database steps take a turn (never shed,
    * ahead of new orders); the supplier's seconds in between hold none.
@@ -89,6 +107,31 @@ export class KeyAllocator {
     return delivered;
   }
 
+  /**
+   * Refunds the paid orders still without their keys a day after payment, and tells their buyers
+   * (any instance may run it: each order is owned while it is refunded, as a delivery is). Answers how many.
+   */
+  async refundLongUndelivered(): Promise<number> {
+    const { database, refunds, log } = this.deps;
+    let refunded = 0;
+    for (const orderId of await longUndelivered(database.db, UNDELIVERED_REFUND_HOURS, RETRY_BATCH)) {
+      const release = await database.own(`order-delivery:${orderId}`);
+      if (!release) continue;
+      try {
+        const row = await refunds.refundOrder(orderId, {
+          store: 'delivery',
+          reason: `Our supplier did not hand over your keys within ${UNDELIVERED_REFUND_HOURS} hours of your payment, so we have given your money back rather than keep you waiting.`,
+        });
+        if (row.status === 'Refunded') refunded += 1;
+      } catch (error) {
+        log.error({ err: error, orderId }, 'refund of an order undelivered for a day failed; the next run retries');
+      } finally {
+        void release();
+      }
+    }
+    return refunded;
+  }
+
   /** Waits for the runs and receipt mails under way (shutdown, and tests before they read the outbox). */
   async drain(): Promise<void> {
     // A run that ends adds its receipt mail, so wait until nothing is left.
@@ -110,23 +153,43 @@ export class KeyAllocator {
     const { database, supplier, library, log, mailer } = this.deps;
     const claimed = await this.withTurn(() => claimForAllocation(database.db, orderId));
     if (!claimed) return 'busy';
-    const { order, lines } = claimed;
+    const { order } = claimed;
+    let { lines } = claimed;
     const recipient: Recipient | undefined = claimed.buyer;
 
     let supplierOrderId: string;
     let supplierKeys: SupplierKey[];
-    try {
-      // Placed on every run: the supplier answers a known external id with the order it already has.
-      supplierOrderId = (
-        await supplier.placeOrder(
-          order.id,
-          lines.map((line) => ({ productId: line.supplierProductId, quantity: line.quantity, priceCents: line.supplierPriceCents })),
-        )
-      ).orderId;
-      supplierKeys = await supplier.orderKeys(supplierOrderId);
-    } catch (error) {
-      await this.postpone(order, lines, error instanceof Error ? error.message : String(error), recipient);
-      return 'pending';
+    // The supplier sells at its price of the moment: the catalogue's latest (an order is bought at
+    // its supplier price when it is paid, not when it was placed), or, when the supplier refuses that,
+    // the price it gives when asked. Once a supplier order exists its price is settled.
+    const prices = new Map(lines.map((line) => [line.id, order.supplierOrderId ? line.supplierPriceCents : (claimed.supplierPrices.get(line.gameId) ?? line.supplierPriceCents)]));
+    for (let asked = false; ; asked = true) {
+      try {
+        lines = await this.refundAboveWhatWasPaid(claimed, lines, prices);
+      } catch (error) {
+        await this.postpone(order, lines, `The refund of lines priced above what was paid failed: ${error instanceof Error ? error.message : String(error)}`, recipient);
+        return 'pending';
+      }
+      if (lines.length === 0) return 'refunded';
+      try {
+        // Placed on every run: the supplier answers a known external id with the order it already has.
+        supplierOrderId = (
+          await supplier.placeOrder(
+            order.id,
+            lines.map((line) => ({ productId: line.supplierProductId, quantity: line.quantity, priceCents: prices.get(line.id)! })),
+          )
+        ).orderId;
+        supplierKeys = await supplier.orderKeys(supplierOrderId);
+        break;
+      } catch (error) {
+        if (error instanceof SupplierPriceRefused && !asked) {
+          const current = await supplier.currentPrices(lines.map((line) => line.supplierProductId)).catch(() => new Map<string, number>());
+          for (const line of lines) prices.set(line.id, current.get(line.supplierProductId) ?? prices.get(line.id)!);
+          if (current.size > 0) continue;
+        }
+        await this.postpone(order, lines, error instanceof Error ? error.message : String(error), recipient);
+        return 'pending';
+      }
     }
 
     const keys = keysForLines(order, lines, supplierKeys);
@@ -167,6 +230,22 @@ export class KeyAllocator {
     }
     mailer.flush();
     return 'delivered';
+  }
+
+  /**
+   * Gives back the money of the lines whose supplier price is now above what the buyer paid for them
+   * (the store may give up its markup, never sell at a loss); answers the lines left to buy, none
+   * when the whole order was refunded.
+   */
+  private async refundAboveWhatWasPaid(claimed: ClaimedOrder, lines: OrderLineRow[], prices: Map<string, number>): Promise<OrderLineRow[]> {
+    const above = lines.filter((line) => prices.get(line.id)! > line.unitPriceCents);
+    if (above.length === 0) return lines;
+    const names = above.map((line) => `${line.title} (now €${centsToEuro(prices.get(line.id)!).toFixed(2)} at our supplier, you paid €${centsToEuro(line.unitPriceCents).toFixed(2)})`);
+    const reason = `Our supplier's price rose after you ordered, above what you paid: ${names.join('; ')}. We do not charge you more, so your money for ${above.length === 1 ? 'it' : 'them'} goes back in full.`;
+    const left = await this.deps.refunds.refundLines(claimed.order, above, reason);
+    if (left === 'refunded') return [];
+    const refunded = new Set(above.map((line) => line.id));
+    return lines.filter((line) => !refunded.has(line.id));
   }
 
   /** Runs database work holding a purchase turn (when the app has a gate). */

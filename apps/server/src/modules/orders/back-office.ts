@@ -26,7 +26,8 @@ import type { LibraryService } from '../library/ports.ts';
 import type { Accounts } from '../users/ports.ts';
 import type { KeyAllocator } from './allocation.ts';
 import { adminOrderBatches, adminOrderPage, type AdminOrderDbRow, type OrderFilter } from './admin-store.ts';
-import type { AdminAction, PaymentStates } from './payment-states.ts';
+import type { PaymentStates } from './payment-states.ts';
+import type { AdminAction } from './refunds.ts';
 import { eventsOfOrder, findOrder, linesOf, lockOrder, updateOrder, type OrderRow } from './store.ts';
 import { toOrder } from './views.ts';
 

@@ -1,4 +1,5 @@
-// The orders' schedules: every minute, expire unpaid orders past their 30 minutes; every few
+// The orders' schedules: every minute, expire unpaid orders past their 30 minutes and refund paid
+// orders still without keys a day after payment; every few
 // seconds, allocate paid orders whose keys are due (a retry after a supplier failure, or an order
 // whose paying instance died: its delivery is no longer owned); at start, a sweep that finishes
 // every paid order left undelivered. Each run takes a PostgreSQL advisory lock, so in a cluster one
@@ -29,7 +30,10 @@ export class OrderJobs {
   /** Starts the schedule and, in the background, the start-up sweep. */
   start(): void {
     this.sweep = this.retryUndelivered(false);
-    this.expiryCron = new Cron('0 * * * * *', { protect: true, unref: true }, async () => void (await this.expire()));
+    this.expiryCron = new Cron('0 * * * * *', { protect: true, unref: true }, async () => {
+      await this.expire();
+      await this.refundLongUndelivered();
+    });
     this.retryCron = new Cron(`*/${RETRY_EVERY_SECONDS} * * * * *`, { protect: true, unref: true }, async () => void (await this.retryUndelivered(true)));
   }
 
@@ -51,6 +55,23 @@ export class OrderJobs {
       this.log.error({ err: error }, 'order expiry run failed');
       return 0;
     }
+  }
+
+  /** Refunds the paid orders still without keys a day after payment (every instance: each order is owned while refunded); answers how many. */
+  async refundLongUndelivered(): Promise<number> {
+    const run = (async () => {
+      try {
+        const refunded = await this.orders.allocator.refundLongUndelivered();
+        if (refunded > 0) this.log.warn({ refunded }, 'orders undelivered for a day refunded');
+        return refunded;
+      } catch (error) {
+        this.log.error({ err: error }, 'refund run of long-undelivered orders failed');
+        return 0;
+      }
+    })();
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+    return run;
   }
 
   /**

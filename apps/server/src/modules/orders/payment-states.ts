@@ -4,16 +4,16 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { adminMessages, orderMessages, REFUND_WINDOW_DAYS, type OrderStatus, type PaymentProviderName } from '@keystore/contract';
+import { orderMessages, type OrderStatus, type PaymentProviderName } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
-import { recordAudit, type AuditActor } from '../../platform/audit.ts';
 import type { GameStock, StoreEventBus } from '../../platform/events.ts';
 import type { LibraryService } from '../library/ports.ts';
 import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport, ReceivedAmount } from '../payments/ports.ts';
 import type { KeyAllocator } from './allocation.ts';
-import { findOrder, linesOf, lockOrder, reserveStock, returnStock, setAwaitingProviderRef, settleDeliveredStock, type OrderRow } from './store.ts';
+import type { AdminAction, OrderRefunds } from './refunds.ts';
+import { findOrder, linesOf, lockOrder, reserveStock, returnStock, setAwaitingProviderRef, type OrderRow } from './store.ts';
 import { byProvider, transition, type Actor, type Moved } from './transitions.ts';
 
 /**
@@ -31,17 +31,12 @@ const ALLOCATION_WAIT_MS = 8000;
  */
 const RETRY_GRACE_MS = 3_000;
 
-/** An admin's action on an order: who, and why (recorded in the order's timeline and the audit log). */
-export interface AdminAction {
-  actor: AuditActor;
-  reason?: string | undefined;
-}
-
 export interface PaymentStatesDeps {
   database: Database;
   config: Config;
   library: LibraryService;
   allocator: KeyAllocator;
+  refunds: OrderRefunds;
   providers: PaymentProvider[];
   log: FastifyBaseLogger;
   events: StoreEventBus;
@@ -158,58 +153,9 @@ export class PaymentStates implements PaymentOutcomes {
     await setAwaitingProviderRef(this.db, orderId, providerRef);
   }
 
-  /**
-   * Refunds a paid order (admin): the provider gives the money back first, then the order becomes
-   * Refunded, every key it holds is voided, and the stock of keys never delivered goes back on the
-   * shelf (a delivered key was bought from the supplier and is sold once, ever). Within 30 days of payment.
-   */
-  async refund(orderId: string, by: AdminAction): Promise<OrderRow> {
-    const order = await findOrder(this.db, orderId);
-    if (!order) throw new NotFound(orderMessages.orderNotFound);
-    // Idempotent: a refunded order answers as it is, nothing is refunded or recorded twice.
-    if (order.status === 'Refunded') return order;
-    assertRefundable(order);
-    const provider = this.providers.get(order.provider);
-    if (!provider) throw new Conflict(orderMessages.refundProviderMissing);
-    await provider.refund({ id: order.id, amountCents: order.amountCents, currency: order.currency, providerRef: order.providerRef });
-    const refunded = await this.db.transaction(async (tx) => {
-      const current = (await lockOrder(tx, orderId))!;
-      // Another admin's refund got here first (the provider's refund is idempotent per order).
-      if (current.status === 'Refunded') return { row: current, moved: false, returned: [] };
-      assertRefundable(current);
-      const lines = await linesOf(tx, [orderId]);
-      const held = await this.deps.library.keysPerLine(tx, orderId);
-      await this.deps.library.voidKeysOfOrder(tx, orderId, 'refunded');
-      // A delivered order's reservations ended with its delivery. Otherwise the keys it already
-      // holds were bought from the supplier, and the rest are simply no longer reserved.
-      let returned: GameStock[] = [];
-      if (current.deliveryStatus !== 'Delivered') {
-        await settleDeliveredStock(tx, lines.map((line) => ({ gameId: line.gameId, quantity: held.get(line.id) ?? 0 })));
-        returned = await returnStock(tx, lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity - (held.get(line.id) ?? 0) })));
-      }
-      await transition(tx, { id: orderId }, {
-        status: { from: ['Paid'], to: 'Refunded' },
-        ...(current.deliveryStatus !== 'Delivered' && { delivery: { from: [current.deliveryStatus], to: 'Not delivered' as const } }),
-        actor: `admin:${by.actor.id}`,
-        reason: by.reason ?? null,
-        set: { refundedAt: new Date(), nextAllocationAt: null },
-      });
-      const row = (await lockOrder(tx, orderId))!;
-      await recordAudit(tx, {
-        actor: by.actor,
-        action: 'order.refund',
-        target: { type: 'order', id: orderId },
-        before: { status: current.status, deliveryStatus: current.deliveryStatus },
-        after: { status: row.status, deliveryStatus: row.deliveryStatus },
-        reason: by.reason,
-      });
-      return { row, moved: true, returned };
-    });
-    if (!refunded.moved) return refunded.row;
-    this.deps.events.emit('stock-moved', { games: refunded.returned });
-    this.deps.log.info({ orderId, amountCents: order.amountCents, provider: order.provider }, 'order refunded');
-    this.deps.events.emit('order-refunded', { orderId, userId: refunded.row.userId, amountCents: refunded.row.amountCents, currency: refunded.row.currency });
-    return refunded.row;
+  /** Refunds a paid order (admin), within 30 days of payment (refunds.ts). */
+  refund(orderId: string, by: AdminAction): Promise<OrderRow> {
+    return this.deps.refunds.refundOrder(orderId, { admin: by });
   }
 
   /** Ends an unpaid order (declined, lapsed, cancelled by its buyer, or no checkout) and puts its stock back; any other state is left alone. */
@@ -296,10 +242,4 @@ export function assertAwaitingPayment(row: OrderRow): void {
 /** Whether the provider took exactly the order's amount, in its currency. */
 function amountMatches(order: OrderRow, received: ReceivedAmount): boolean {
   return received.cents === order.amountCents && received.currency?.toUpperCase() === order.currency.toUpperCase();
-}
-
-/** Throws the reason a refund is refused, if there is one. */
-function assertRefundable(order: OrderRow): void {
-  if (order.status !== 'Paid') throw new Conflict(adminMessages.refundNotAllowed);
-  if (order.paidAt && Date.now() - order.paidAt.getTime() > REFUND_WINDOW_DAYS * 24 * 3600_000) throw new Conflict(orderMessages.refundTooLate);
 }

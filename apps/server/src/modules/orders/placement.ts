@@ -141,6 +141,8 @@ export class OrderPlacement {
           quantity: item.quantity,
           unitPriceCents: game.priceCents,
           supplierPriceCents: game.supplierPriceCents,
+          refundedAt: null,
+          refundReason: null,
         };
       });
       const row: OrderRow = {

@@ -3,4 +3,4 @@ export type { OrdersService } from './service.ts';
 export { OrderNotPayable } from './payment-states.ts';
 export type { OrderBackOffice } from './back-office.ts';
 export type { OrderFigures } from './admin-store.ts';
-export type { AdminAction } from './payment-states.ts';
+export type { AdminAction } from './refunds.ts';

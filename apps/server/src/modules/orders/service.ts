@@ -15,6 +15,7 @@ import { KeyAllocator } from './allocation.ts';
 import { OrderBackOffice } from './back-office.ts';
 import { assertAwaitingPayment, PaymentStates } from './payment-states.ts';
 import { OrderPlacement, type Placer } from './placement.ts';
+import { OrderRefunds } from './refunds.ts';
 import { eventsOfOrder, expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderEventRow, type OrderLineRow, type OrderRow } from './store.ts';
 import { toHistoryEntry, toOrder } from './views.ts';
 
@@ -53,7 +54,17 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   constructor(deps: OrdersDeps) {
     this.deps = deps;
     const mailContext = { publicUrl: deps.config.publicUrl, supportEmail: deps.config.mail.supportEmail };
+    const refunds = new OrderRefunds({
+      database: deps.database,
+      library: deps.library,
+      providers: deps.providers,
+      mailer: deps.mailer,
+      mailContext,
+      log: deps.log,
+      events: deps.events,
+    });
     this.allocator = new KeyAllocator({
+      refunds,
       database: deps.database,
       supplier: deps.supplier,
       library: deps.library,
@@ -68,6 +79,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       config: deps.config,
       library: deps.library,
       allocator: this.allocator,
+      refunds,
       providers: deps.providers,
       log: deps.log,
       events: deps.events,

@@ -253,8 +253,11 @@ export async function commitWithoutWaitingForDisk(tx: Db): Promise<void> {
 /** What an allocation run works from: the order, its lines, and who gets the receipt (none once the account is deleted). */
 export interface ClaimedOrder {
   order: OrderRow;
+  /** The lines still to deliver (a refunded line is not). */
   lines: OrderLineRow[];
   buyer: { email: string; username: string } | undefined;
+  /** The supplier's price of each line's game as the catalogue last heard it, by game id. */
+  supplierPrices: Map<string, number>;
 }
 
 /**
@@ -264,7 +267,12 @@ export interface ClaimedOrder {
  * they are read with the claim rather than after it.
  */
 export async function claimForAllocation(db: Db, id: string): Promise<ClaimedOrder | undefined> {
-  const [row] = await queryRows<{ claimed: Record<string, unknown>; lines: Array<Record<string, unknown>>; buyer: ClaimedOrder['buyer'] | null }>(
+  const [row] = await queryRows<{
+    claimed: Record<string, unknown>;
+    lines: Array<Record<string, unknown>>;
+    buyer: ClaimedOrder['buyer'] | null;
+    prices: Record<string, number> | null;
+  }>(
     db,
     sql`with claimed as (
           update ${orders} set allocation_attempts = allocation_attempts + 1
@@ -272,12 +280,44 @@ export async function claimForAllocation(db: Db, id: string): Promise<ClaimedOrd
           returning *
         )
         select row_to_json(claimed) as claimed,
-               (select coalesce(json_agg(l order by l.position), '[]'::json) from ${orderLines} l where l.order_id = claimed.id) as lines,
-               (select json_build_object('email', u.email, 'username', u.username) from ${users} u where u.id = claimed.user_id) as buyer
+               (select coalesce(json_agg(l order by l.position), '[]'::json) from ${orderLines} l where l.order_id = claimed.id and l.refunded_at is null) as lines,
+               (select json_build_object('email', u.email, 'username', u.username) from ${users} u where u.id = claimed.user_id) as buyer,
+               (select json_object_agg(g.id, g.supplier_price_cents) from ${orderLines} l join ${games} g on g.id = l.game_id where l.order_id = claimed.id) as prices
           from claimed`,
   );
   if (!row) return undefined;
-  return { order: rowFromJson(orders, row.claimed), lines: row.lines.map((line) => rowFromJson(orderLines, line)), buyer: row.buyer ?? undefined };
+  return {
+    order: rowFromJson(orders, row.claimed),
+    lines: row.lines.map((line) => rowFromJson(orderLines, line)),
+    buyer: row.buyer ?? undefined,
+    supplierPrices: new Map(Object.entries(row.prices ?? {})),
+  };
+}
+
+/** Who gets an order's mails: its buyer, while the account exists. */
+export async function buyerOf(db: Db, userId: string): Promise<{ email: string; username: string } | undefined> {
+  const [buyer] = await db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, userId));
+  return buyer;
+}
+
+/** Marks lines of an order refunded (those not yet); answers the lines it marked. */
+export function markLinesRefunded(tx: Db, orderId: string, lineIds: string[], reason: string): Promise<OrderLineRow[]> {
+  return tx
+    .update(orderLines)
+    .set({ refundedAt: new Date(), refundReason: reason.slice(0, 500) })
+    .where(and(eq(orderLines.orderId, orderId), inArray(orderLines.id, lineIds), isNull(orderLines.refundedAt)))
+    .returning();
+}
+
+/** Paid orders still without their keys `hours` after payment: the store gives their money back. */
+export async function longUndelivered(db: Db, hours: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.status, 'Paid'), eq(orders.deliveryStatus, 'Pending'), lte(orders.paidAt, sql`now() - ${hours}::int * interval '1 hour'`)))
+    .orderBy(asc(orders.paidAt))
+    .limit(limit);
+  return rows.map((row) => row.id);
 }
 
 /**
@@ -340,11 +380,14 @@ export function eventsOfOrder(db: Db, orderId: string): Promise<OrderEventRow[]>
   return db.select().from(orderEvents).where(eq(orderEvents.orderId, orderId)).orderBy(asc(orderEvents.id));
 }
 
-/** Euro cents a customer has paid and kept: paid orders, delivered or not, not refunded. */
+/** Euro cents a customer has paid and kept: paid orders, delivered or not, less their refunded lines. */
 export async function totalPaidCents(db: Db, userId: string): Promise<number> {
   const [row] = await queryRows<{ total: string | number | null }>(
     db,
-    sql`select coalesce(sum(amount_cents), 0) as total from ${orders} where user_id = ${userId} and status = 'Paid'`,
+    sql`select coalesce(sum(o.amount_cents), 0)
+             - coalesce((select sum(l.unit_price_cents * l.quantity) from ${orderLines} l join ${orders} p on p.id = l.order_id
+                          where p.user_id = ${userId} and p.status = 'Paid' and l.refunded_at is not null), 0) as total
+          from ${orders} o where o.user_id = ${userId} and o.status = 'Paid'`,
   );
   return Number(row?.total ?? 0);
 }

@@ -3,7 +3,7 @@
 // retry job delivers later, and the supplier is asked for one order however often we retry.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminOrder, Purchase, TestPaymentAnswer } from '@keystore/contract';
+import { orderMessages, type AdminOrder, type Purchase, type TestPaymentAnswer, type User } from '@keystore/contract';
 import { FakeKinguin, kinguinProduct } from '../../test/fake-kinguin.ts';
 import { KinguinSupplier } from '../supplier/kinguin.ts';
 import type { SupplierKey } from '../supplier/supplier.ts';
@@ -27,7 +27,7 @@ describe('keys from the Kinguin supplier', () => {
 
   beforeAll(async () => {
     kinguin = await new FakeKinguin().start();
-    kinguin.products = Array.from({ length: 6 }, (_, n) => kinguinProduct(n));
+    kinguin.products = Array.from({ length: 10 }, (_, n) => kinguinProduct(n));
     supplier = new SlowKinguin({ apiUrl: kinguin.url, apiKey: kinguin.apiKey, timeoutMs: 300, backoffMs: () => 10 });
     t = await ordersTestApp({ env: { SUPPLIER: 'kinguin', SUPPLIER_API_URL: kinguin.url, SUPPLIER_API_KEY: kinguin.apiKey }, supplier });
     buyer = await t.buyer();
@@ -110,5 +110,91 @@ describe('keys from the Kinguin supplier', () => {
     expect(await retryNow(order._id)).toBe(0);
     expect(supplierOrdersFor(order._id)).toHaveLength(3);
     expect(kinguin.orders.has(order._id)).toBe(false);
+  });
+
+  describe("when the supplier's price moves after the order was placed", () => {
+    /** The fake supplier's price of the n-th product changes; `sync`: the catalogue hears of it too. */
+    async function supplierPrice(n: number, price: number, options: { sync: boolean }): Promise<void> {
+      kinguin.products[n] = { ...kinguin.products[n], price, updatedAt: new Date().toISOString() };
+      if (options.sync) await t.app.catalog.syncNow();
+    }
+    const placedPrices = (orderId: string) => kinguin.orders.get(orderId)?.products.map((line) => line.price);
+    const priceAsks = () => kinguin.requests.filter((request) => request.method === 'GET' && request.url.startsWith('/v2/products/')).length;
+
+    it('buys the last keys at the price a sync picked up after ordering, when it is still within what the buyer paid', async () => {
+      const gameId = await t.gameWithStock(2, 4);
+      const { order } = await t.order(buyer, gameId, 2);
+      // One cent more at the supplier; the buyer paid 5 % over the old price.
+      await supplierPrice(4, 14, { sync: true });
+      const paid = await t.pay(buyer, order._id);
+      expect(paid.json<TestPaymentAnswer>()).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
+      expect(placedPrices(order._id)).toEqual([14]);
+      expect((await t.getOrder(buyer, order._id)).lines[0]!.keysDelivered).toBe(2);
+    });
+
+    it('asks the supplier its price when it refuses the one the catalogue knows, and buys at it', async () => {
+      const gameId = await t.gameWithStock(2, 5);
+      const { order } = await t.order(buyer, gameId, 2);
+      const asked = priceAsks();
+      await supplierPrice(5, 15, { sync: false });
+      const paid = await t.pay(buyer, order._id);
+      expect(paid.json<TestPaymentAnswer>()).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
+      expect(priceAsks()).toBe(asked + 1);
+      expect(placedPrices(order._id)).toEqual([15]);
+    });
+
+    it('refunds the line the supplier now sells above what the buyer paid, delivers the rest, and says why', async () => {
+      const kept = await t.gameWithStock(5, 6);
+      const dearer = await t.gameWithStock(5, 7);
+      const before = (await t.app.inject({ url: '/api/users/profile', headers: buyer.headers })).json<User>().totalSpent;
+      const placed = await t.placeOrder(buyer, [{ gameId: kept, quantity: 1 }, { gameId: dearer, quantity: 2 }]);
+      const { order } = placed.json<{ order: { _id: string; lines: Array<{ gameId: string; unitPrice: number }> } }>();
+      const keptPrice = order.lines.find((line) => line.gameId === kept)!.unitPrice;
+      // Kinguin product 7 was €16.99; the buyer paid €17.84 a key. Now €20.
+      await supplierPrice(7, 20, { sync: false });
+      const paid = await t.pay(buyer, order._id);
+      expect(paid.json<TestPaymentAnswer>()).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
+      expect(placedPrices(order._id)).toEqual([kinguinProduct(6).price]);
+      const [mail] = (await t.mailsTo(buyer.email)).filter((sent) => sent.subject.endsWith('partly refunded'));
+      expect(mail!.text).toContain('€35.68');
+      expect(mail!.text).toMatch(/Why: Our supplier's price rose after you ordered, above what you paid: Kinguin Test Game 7 \(now €20\.00 at our supplier, you paid €17\.84\)/);
+      // The refunded keys are back on the shelf; the profile counts only what the buyer kept.
+      expect(await t.stockOf(dearer)).toBe(5);
+      const after = (await t.app.inject({ url: '/api/users/profile', headers: buyer.headers })).json<User>().totalSpent;
+      expect(after - before).toBeCloseTo(keptPrice, 2);
+      expect((await library()).filter((purchase) => purchase.orderId === order._id)).toHaveLength(1);
+      // The retry job finds nothing left to do.
+      expect(await retryNow(order._id)).toBe(0);
+    });
+
+    it('refunds the whole order when none of it can be bought without a loss', async () => {
+      const gameId = await t.gameWithStock(3, 8);
+      const { order } = await t.order(buyer, gameId, 1);
+      await supplierPrice(8, 30, { sync: true });
+      const paid = await t.pay(buyer, order._id);
+      expect(paid.json<TestPaymentAnswer>()).toMatchObject({ status: 'Paid', deliveryStatus: 'Not delivered', message: orderMessages.paymentRefundedPriceRose });
+      expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Refunded', deliveryStatus: 'Not delivered' });
+      expect(kinguin.orders.has(order._id)).toBe(false);
+      const [mail] = (await t.mailsTo(buyer.email)).filter((sent) => sent.subject.endsWith(': refunded'));
+      expect(mail!.text).toContain('Kinguin Test Game 8 (now €30.00 at our supplier');
+      // The reservation ended; the sync had set the supplier's quantity meanwhile.
+      expect(await t.stockOf(gameId)).toBe(kinguinProduct(8).qty);
+    });
+  });
+
+  it('refunds a paid order still without keys a day after payment, once, and tells the buyer', async () => {
+    const gameId = await t.gameWithStock(4, 9);
+    const { order } = await t.order(buyer, gameId, 1);
+    kinguin.faults.push({ status: 503 }, { status: 503 }, { status: 503 });
+    await t.pay(buyer, order._id);
+    expect(await t.app.orderJobs.refundLongUndelivered()).toBe(0);
+    await t.database.db.execute(sql`update orders set paid_at = now() - interval '25 hours' where id = ${order._id}`);
+    expect(await t.app.orderJobs.refundLongUndelivered()).toBe(1);
+    expect(await t.app.orderJobs.refundLongUndelivered()).toBe(0);
+    expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Refunded', deliveryStatus: 'Not delivered' });
+    const refunds = (await t.mailsTo(buyer.email)).filter((sent) => sent.subject.endsWith(`${order._id.slice(0, 8).toUpperCase()}: refunded`));
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]!.text).toContain('within 24 hours of your payment');
+    expect(await t.stockOf(gameId)).toBe(4);
   });
 });

@@ -22,7 +22,13 @@ export interface PayableOrder {
 /** An order as a provider needs it to give the money back. */
 export interface RefundableOrder {
   id: string;
+  /** What goes back: the whole order, or with `part` that part of it. */
   amountCents: number;
+  /**
+   * Names a part of the order refunded on its own (some of its lines), so that part is refunded once
+   * however often it is asked; absent: whatever of the order's money has not gone back yet.
+   */
+  part?: string;
   currency: string;
   /** What the provider reported when the order was paid (markPaid's `providerRef`), if anything. */
   providerRef: string | null;

@@ -46,7 +46,11 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrder
       const outcome = await orders.payAsCustomer(orderId, userId, 'test', { providerRef: `test_${newId(20)}`, onCommitted: () => request.admission?.leave() });
       // Only through payAsCustomer's fallback (the SQL check and payableOrder disagreeing): a payment
       // taken for an order whose keys were sold meanwhile is refunded at once, and the order is lapsed.
-      if (outcome.status === 'Refunded') throw new Conflict(orderMessages.orderExpired);
+      if (outcome.status === 'Refunded' && !outcome.newlyPaid) throw new Conflict(orderMessages.orderExpired);
+      // Paid, then refunded by the delivery itself: no key could be bought at the price the buyer paid.
+      if (outcome.status === 'Refunded') {
+        return { status: 'Paid' as const, deliveryStatus: 'Not delivered' as const, message: orderMessages.paymentRefundedPriceRose, redirectUrl: `/library?order=${orderId}` };
+      }
       const delivered = outcome.deliveryStatus === 'Delivered';
       return {
         status: 'Paid' as const,

@@ -112,8 +112,12 @@ class StripeProvider implements PaymentProvider {
     const paymentIntent = order.providerRef ? await paymentIntentOf(this.stripe, order.providerRef) : undefined;
     if (!paymentIntent) throw new Error(`Order ${order.id} has no Stripe payment to refund`);
     try {
-      // Keyed by the order: a refund retried after a crash or a lost answer gives the money back once.
-      await this.stripe.refunds.create({ payment_intent: paymentIntent, metadata: { orderId: order.id } }, { idempotencyKey: `keystore-refund-${order.id}` });
+      // Keyed by the order (and the part): a refund retried after a crash or a lost answer gives the
+      // money back once. Without an amount Stripe returns what is left of the payment.
+      await this.stripe.refunds.create(
+        { payment_intent: paymentIntent, metadata: { orderId: order.id }, ...(order.part && { amount: order.amountCents }) },
+        { idempotencyKey: order.part ? `keystore-refund-${order.id}-${order.part}` : `keystore-refund-${order.id}` },
+      );
     } catch (error) {
       // Past the 24 hours Stripe keeps idempotency keys, a repeated refund is refused as already done: that is success.
       if (error instanceof Stripe.errors.StripeError && error.code === 'charge_already_refunded') return;

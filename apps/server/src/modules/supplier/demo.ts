@@ -108,6 +108,12 @@ export class DemoSupplier implements Supplier {
     return { orderId };
   }
 
+  async currentPrices(productIds: string[]): Promise<Map<string, number>> {
+    this.feed ??= loadDemoFeed();
+    const wanted = new Set(productIds);
+    return new Map(this.feed.products.filter((product) => wanted.has(product.productId)).map((product) => [product.productId, product.priceCents]));
+  }
+
   async orderKeys(orderId: string): Promise<SupplierKey[]> {
     const lines = this.orders.get(orderId);
     if (!lines) throw new SupplierError(`Unknown demo order ${orderId}`, { status: 404, retryable: false });

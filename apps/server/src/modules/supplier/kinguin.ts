@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { GENRES, LANGUAGES, type Category, type Genre, type Language, type Platform, type Region, type SystemRequirements } from '@keystore/contract';
-import { euroToCents, SupplierError, type Supplier, type SupplierKey, type SupplierOrderLine, type SupplierPage, type SupplierProduct } from './supplier.ts';
+import { euroToCents, SupplierError, SupplierPriceRefused, type Supplier, type SupplierKey, type SupplierOrderLine, type SupplierPage, type SupplierProduct } from './supplier.ts';
 
 const PAGE_LIMIT = 100;
 const ATTEMPTS = 3;
@@ -37,6 +37,7 @@ type KinguinProduct = z.infer<typeof productSchema>;
 
 const pageSchema = z.object({ results: z.array(z.unknown()), item_count: z.number().int().min(0) });
 const orderSchema = z.object({ orderId: z.string().min(1) });
+const priceSchema = z.object({ productId: z.string().min(1), price: z.number().positive() });
 const orderSearchSchema = z.object({ results: z.array(orderSchema) });
 const keysSchema = z.array(
   z.object({ serial: z.string(), type: z.string().nullish(), name: z.string().nullish(), productId: z.string() }),
@@ -73,6 +74,10 @@ export class KinguinSupplier implements Supplier {
     try {
       placed = await this.request('POST', '/v2/order', body);
     } catch (error) {
+      // Kinguin refuses an order priced below its current price (400 ProductUnavailable): placed again at that price.
+      if (error instanceof SupplierError && error.status === 400 && /price/i.test(error.message)) {
+        throw new SupplierPriceRefused(error.message, { status: 400, cause: error });
+      }
       // Kinguin refuses a second order with the same orderExternalId: the first one is ours.
       if (!(error instanceof SupplierError) || error.status !== 409) throw error;
       const found = orderSearchSchema.safeParse(await this.request('GET', `/v2/order?${new URLSearchParams({ orderExternalId })}`));
@@ -89,6 +94,24 @@ export class KinguinSupplier implements Supplier {
     const answer = keysSchema.safeParse(await this.request('GET', `/v2/order/${encodeURIComponent(orderId)}/keys`));
     if (!answer.success) throw new SupplierError('Kinguin answered keys of an unexpected shape', { retryable: false });
     return answer.data.map((key) => ({ productId: key.productId, serial: key.serial, demo: false }));
+  }
+
+  async currentPrices(productIds: string[]): Promise<Map<string, number>> {
+    const prices = new Map<string, number>();
+    for (const productId of new Set(productIds)) {
+      let answer: unknown;
+      try {
+        answer = await this.request('GET', `/v2/products/${encodeURIComponent(productId)}`);
+      } catch (error) {
+        // A product Kinguin no longer has is left out: that line cannot be bought.
+        if (error instanceof SupplierError && error.status === 404) continue;
+        throw error;
+      }
+      const product = priceSchema.safeParse(answer);
+      if (!product.success) throw new SupplierError('Kinguin answered a product of an unexpected shape', { retryable: false });
+      prices.set(productId, euroToCents(product.data.price));
+    }
+    return prices;
   }
 
   /** One call, retried on timeouts, network errors and 5xx; 4xx answers are final. */

@@ -52,6 +52,11 @@ export interface Supplier {
   placeOrder(orderExternalId: string, lines: SupplierOrderLine[]): Promise<{ orderId: string }>;
   /** The keys of a supplier order, as far as they are delivered. */
   orderKeys(orderId: string): Promise<SupplierKey[]>;
+  /**
+   * The supplier's price of each product now, in cents (products it no longer sells are left out):
+   * asked when it refused an order on price, since its prices move between two syncs.
+   */
+  currentPrices(productIds: string[]): Promise<Map<string, number>>;
 }
 
 /** A supplier failure: bad credentials, an outage, a timeout, a malformed answer. */
@@ -63,6 +68,18 @@ export class SupplierError extends Error {
     this.name = 'SupplierError';
     this.status = options.status;
     this.retryable = options.retryable;
+  }
+}
+
+/**
+ * The supplier refused an order because a price we offered is below its current one (Kinguin:
+ * `400 ProductUnavailable: requested price lower than the current price`). Not retried as it is:
+ * the order must be placed again at the current price.
+ */
+export class SupplierPriceRefused extends SupplierError {
+  constructor(message: string, options: { status?: number; cause?: unknown } = {}) {
+    super(message, { ...options, retryable: false });
+    this.name = 'SupplierPriceRefused';
   }
 }
 

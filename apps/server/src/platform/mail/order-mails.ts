@@ -1,5 +1,5 @@
-// The order e-mails: the receipt with the keys once every key is in, and the notice that delivery
-// is delayed. Plain text and HTML, every value escaped in the HTML.
+// The order e-mails: the receipt with the keys once every key is in, the notice that delivery is
+// delayed, and the notice of money sent back without keys. Plain text and HTML, every value escaped in the HTML.
 import { centsToEuro } from '@keystore/contract';
 import type { MailMessage } from '../mailer.ts';
 import { escapeHtml, mailFrame, paragraphHtml, signature, STORE_NAME, type MailContext } from './layout.ts';
@@ -82,6 +82,31 @@ export function deliveryDelayedMail(context: MailContext, to: Recipient, order: 
     `If they do not arrive by then, you can ask for a refund at ${context.supportEmail}.`,
   ];
   const subject = `Your ${STORE_NAME} order ${shortId(order)}: delivery is delayed`;
+  const text = [`Hi ${to.username},`, '', ...paragraphs, '', ...signature(context)].join('\n');
+  return { to: to.email, subject, text, html: mailFrame(context, subject, paragraphs.map(paragraphHtml).join('\n'), `Hi ${to.username},`) };
+}
+
+/**
+ * Money went back without keys: for the whole order, or for some of its lines (the rest is still on
+ * its way). Says what, how much, and why; the payment provider shows the money within a few days.
+ */
+export function refundMail(
+  context: MailContext,
+  to: Recipient,
+  order: MailedOrder,
+  lines: MailedLine[],
+  refund: { cents: number; reason: string; whole: boolean },
+): MailMessage {
+  const items = lines.map((line) => `${line.title} × ${line.quantity}`).join(', ');
+  const paragraphs = [
+    refund.whole
+      ? `We have refunded your order ${shortId(order)} (${items}): ${euro(refund.cents)} goes back to the card or account you paid with.`
+      : `We have refunded part of your order ${shortId(order)}: ${items}, ${euro(refund.cents)}, goes back to the card or account you paid with. The rest of your order is on its way as usual.`,
+    `Why: ${refund.reason}`,
+    'Depending on your bank, the money shows on your statement within 5–10 business days.',
+    `Questions? Write to ${context.supportEmail}.`,
+  ];
+  const subject = `Your ${STORE_NAME} order ${shortId(order)}: ${refund.whole ? 'refunded' : 'partly refunded'}`;
   const text = [`Hi ${to.username},`, '', ...paragraphs, '', ...signature(context)].join('\n');
   return { to: to.email, subject, text, html: mailFrame(context, subject, paragraphs.map(paragraphHtml).join('\n'), `Hi ${to.username},`) };
 }

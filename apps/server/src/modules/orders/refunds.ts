@@ -1,0 +1,172 @@
+// Money going back for a paid order: all of what is left of it (an admin's refund, or the store's
+// own when the keys did not come within a day), or some of its lines (the supplier's price rose
+// above what the buyer paid for them, allocation.ts). The provider gives the money back first, keyed
+// so that a repeat after a crash returns it once; then, in one transaction, the lines or the order
+// are marked, keys voided, stock reservations ended, and the buyer's mail written to the outbox.
+import type { FastifyBaseLogger } from 'fastify';
+import { adminMessages, orderMessages, REFUND_WINDOW_DAYS, type PaymentProviderName } from '@keystore/contract';
+import type { Database, Db } from '../../db/client.ts';
+import { recordAudit, type AuditActor } from '../../platform/audit.ts';
+import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
+import type { GameStock, StoreEventBus } from '../../platform/events.ts';
+import type { MailContext } from '../../platform/mail/layout.ts';
+import { refundMail, type Recipient } from '../../platform/mail/order-mails.ts';
+import type { Mailer } from '../../platform/mailer.ts';
+import type { LibraryService } from '../library/ports.ts';
+import type { PaymentProvider } from '../payments/ports.ts';
+import { buyerOf, findOrder, linesOf, lockOrder, markLinesRefunded, returnStock, settleDeliveredStock, type OrderLineRow, type OrderRow } from './store.ts';
+import { transition, type Actor } from './transitions.ts';
+
+/** An admin's action on an order: who, and why (recorded in the order's timeline and the audit log). */
+export interface AdminAction {
+  actor: AuditActor;
+  reason?: string | undefined;
+}
+
+/** Who gives the money back: an admin (audited, within 30 days of payment), or the store itself, which tells the buyer why. */
+export type RefundBy = { admin: AdminAction } | { store: string; reason: string };
+
+export interface OrderRefundsDeps {
+  database: Database;
+  library: LibraryService;
+  providers: PaymentProvider[];
+  mailer: Mailer;
+  mailContext: MailContext;
+  log: FastifyBaseLogger;
+  events: StoreEventBus;
+}
+
+/** A line's money: what its buyer paid for it. */
+const lineCents = (line: OrderLineRow) => line.unitPriceCents * line.quantity;
+
+export class OrderRefunds {
+  private readonly deps: OrderRefundsDeps;
+  private readonly providers: ReadonlyMap<PaymentProviderName, PaymentProvider>;
+
+  constructor(deps: OrderRefundsDeps) {
+    this.deps = deps;
+    this.providers = new Map(deps.providers.map((provider) => [provider.name, provider]));
+  }
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  provider(name: PaymentProviderName): PaymentProvider {
+    const provider = this.providers.get(name);
+    if (!provider) throw new HttpError(503, orderMessages.paymentUnavailable);
+    return provider;
+  }
+
+  /**
+   * Refunds what is left of a paid order: the provider gives the money back first, then the order
+   * becomes Refunded, every key it holds is voided, and the stock of keys never delivered goes back
+   * on the shelf (a delivered key was bought from the supplier and is sold once, ever). Idempotent:
+   * a refunded order answers as it is, nothing is refunded or recorded twice.
+   */
+  async refundOrder(orderId: string, by: RefundBy): Promise<OrderRow> {
+    const order = await this.refundableOrder(orderId, by);
+    if (order.status === 'Refunded') return order;
+    const lines = await linesOf(this.db, [orderId]);
+    const left = order.amountCents - lines.filter((line) => line.refundedAt).reduce((sum, line) => sum + lineCents(line), 0);
+    const provider = this.providers.get(order.provider);
+    if (!provider) throw new Conflict(orderMessages.refundProviderMissing);
+    await provider.refund({ id: order.id, amountCents: left, currency: order.currency, providerRef: order.providerRef });
+    const actor: Actor = 'admin' in by ? `admin:${by.admin.actor.id}` : `system:${by.store}`;
+    const reason = 'admin' in by ? (by.admin.reason ?? null) : by.reason;
+    const refunded = await this.db.transaction(async (tx) => {
+      const current = (await lockOrder(tx, orderId))!;
+      // Another refund got here first (the provider's refund is idempotent per order).
+      if (current.status === 'Refunded') return { row: current, moved: false, returned: [] as GameStock[] };
+      assertRefundable(current, by);
+      const held = await this.deps.library.keysPerLine(tx, orderId);
+      await this.deps.library.voidKeysOfOrder(tx, orderId, 'refunded');
+      // A delivered order's reservations ended with its delivery. Otherwise the keys it already
+      // holds were bought from the supplier, and the rest are simply no longer reserved (a line
+      // refunded before gave its reservation back then).
+      let returned: GameStock[] = [];
+      if (current.deliveryStatus !== 'Delivered') {
+        const open = lines.filter((line) => !line.refundedAt);
+        await settleDeliveredStock(tx, open.map((line) => ({ gameId: line.gameId, quantity: held.get(line.id) ?? 0 })));
+        returned = await returnStock(tx, open.map((line) => ({ gameId: line.gameId, quantity: line.quantity - (held.get(line.id) ?? 0) })));
+      }
+      await transition(tx, { id: orderId }, {
+        status: { from: ['Paid'], to: 'Refunded' },
+        ...(current.deliveryStatus !== 'Delivered' && { delivery: { from: [current.deliveryStatus], to: 'Not delivered' as const } }),
+        actor,
+        reason,
+        set: { refundedAt: new Date(), nextAllocationAt: null },
+      });
+      const row = (await lockOrder(tx, orderId))!;
+      if ('admin' in by) {
+        await recordAudit(tx, {
+          actor: by.admin.actor,
+          action: 'order.refund',
+          target: { type: 'order', id: orderId },
+          before: { status: current.status, deliveryStatus: current.deliveryStatus },
+          after: { status: row.status, deliveryStatus: row.deliveryStatus },
+          reason: by.admin.reason,
+        });
+      } else {
+        await this.mailBuyer(tx, row, lines.filter((line) => !line.refundedAt), left, by.reason, true);
+      }
+      return { row, moved: true, returned };
+    });
+    if (!refunded.moved) return refunded.row;
+    this.deps.events.emit('stock-moved', { games: refunded.returned });
+    this.deps.log.info({ orderId, amountCents: left, provider: order.provider, by: actor }, 'order refunded');
+    this.deps.events.emit('order-refunded', { orderId, userId: refunded.row.userId, amountCents: left, currency: refunded.row.currency });
+    this.deps.mailer.flush();
+    return refunded.row;
+  }
+
+  /**
+   * Refunds some lines of a paid, undelivered order, which the store cannot buy without a loss: their
+   * money goes back, their reservations end, and the buyer is told why. When no line is left to
+   * deliver, the whole order is refunded instead. Answers whether the order is still to be delivered.
+   */
+  async refundLines(order: OrderRow, lines: OrderLineRow[], reason: string): Promise<'open' | 'refunded'> {
+    const all = await linesOf(this.db, [order.id]);
+    const refunding = new Set(lines.map((line) => line.id));
+    if (all.every((line) => line.refundedAt || refunding.has(line.id))) {
+      const row = await this.refundOrder(order.id, { store: 'delivery', reason });
+      return row.status === 'Refunded' ? 'refunded' : 'open';
+    }
+    const cents = lines.reduce((sum, line) => sum + lineCents(line), 0);
+    // One part per set of lines: asked again after a crash, the same part goes back once.
+    const part = `lines-${[...refunding].sort().join('-')}`.slice(0, 200);
+    await this.provider(order.provider).refund({ id: order.id, amountCents: cents, part, currency: order.currency, providerRef: order.providerRef });
+    const done = await this.db.transaction(async (tx) => {
+      const current = (await lockOrder(tx, order.id))!;
+      if (current.status !== 'Paid' || current.deliveryStatus !== 'Pending') return undefined;
+      const marked = await markLinesRefunded(tx, order.id, [...refunding], reason);
+      if (marked.length === 0) return { returned: [] as GameStock[] };
+      const returned = await returnStock(tx, marked);
+      await this.mailBuyer(tx, current, marked, marked.reduce((sum, line) => sum + lineCents(line), 0), reason, false);
+      return { returned };
+    });
+    if (!done) return 'refunded';
+    this.deps.events.emit('stock-moved', { games: done.returned });
+    this.deps.log.warn({ orderId: order.id, lines: [...refunding], amountCents: cents, reason }, 'order lines refunded');
+    this.deps.mailer.flush();
+    return 'open';
+  }
+
+  private async refundableOrder(orderId: string, by: RefundBy): Promise<OrderRow> {
+    const order = await findOrder(this.db, orderId);
+    if (!order) throw new NotFound(orderMessages.orderNotFound);
+    if (order.status !== 'Refunded') assertRefundable(order, by);
+    return order;
+  }
+
+  private async mailBuyer(tx: Db, order: OrderRow, lines: OrderLineRow[], cents: number, reason: string, whole: boolean): Promise<void> {
+    const buyer: Recipient | undefined = order.userId ? await buyerOf(tx, order.userId) : undefined;
+    if (buyer) await this.deps.mailer.enqueue(tx, refundMail(this.deps.mailContext, buyer, order, lines, { cents, reason, whole }));
+  }
+}
+
+/** Throws the reason a refund is refused, if there is one (the store's own refunds have no 30-day window). */
+function assertRefundable(order: OrderRow, by: RefundBy): void {
+  if (order.status !== 'Paid') throw new Conflict(adminMessages.refundNotAllowed);
+  if ('admin' in by && order.paidAt && Date.now() - order.paidAt.getTime() > REFUND_WINDOW_DAYS * 24 * 3600_000) throw new Conflict(orderMessages.refundTooLate);
+}
