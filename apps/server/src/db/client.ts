@@ -73,18 +73,31 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** While the database is down, how often it is probed without anyone asking. */
+const RECOVERY_PROBE_MS = 200;
+
 /**
  * Whether the database answers, learnt from the traffic the app makes anyway (pool errors, listener
- * losses) and a probe at most once a second, so asking costs no round trip.
+ * losses) and a probe at most once a second, so asking costs no round trip. Once it is seen down, it
+ * is probed every 200 ms on a connection of its own until it answers, so the instance is ready again
+ * within a fraction of a second of the database's return, whoever asks and whenever (a health check
+ * that came only after the return would otherwise get the stale answer), and whatever the pool is
+ * busy with (a sync retrying, queries queued behind dead connections).
  */
 export class DatabaseHealth {
   private lastProbe = 0;
   private probing: Promise<void> | undefined;
+  private watching = false;
+  private suspecting = false;
+  private stopped = false;
   reachable = true;
   private readonly probe: () => Promise<unknown>;
+  private readonly recoveryProbe: () => Promise<unknown>;
 
-  constructor(probe: () => Promise<unknown>) {
+  /** `recoveryProbe`: how the database is probed while down (not queued behind the pool's work). */
+  constructor(probe: () => Promise<unknown>, recoveryProbe: () => Promise<unknown> = probe) {
     this.probe = probe;
+    this.recoveryProbe = recoveryProbe;
   }
 
   /** The last known state; starts a probe in the background when the last one is over a second old. */
@@ -104,6 +117,44 @@ export class DatabaseHealth {
 
   down(): void {
     this.reachable = false;
+    this.watchForReturn();
+  }
+
+  /**
+   * A connection was lost: down only if a probe of its own fails too. A loss found late (a LISTEN
+   * heartbeat, a dead idle connection reporting after the database came back) does not make a
+   * reachable database look down.
+   */
+  suspect(): void {
+    if (!this.reachable || this.suspecting || this.stopped) return;
+    this.suspecting = true;
+    this.recoveryProbe()
+      .then(() => this.up(), () => this.down())
+      .finally(() => (this.suspecting = false));
+  }
+
+  /** No more probes (the database is being closed). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private watchForReturn(): void {
+    if (this.watching || this.stopped) return;
+    this.watching = true;
+    const tick = (): void => {
+      if (this.stopped || this.reachable) {
+        this.watching = false;
+        return;
+      }
+      this.recoveryProbe().then(
+        () => {
+          this.watching = false;
+          this.up();
+        },
+        () => setTimeout(tick, RECOVERY_PROBE_MS).unref(),
+      );
+    };
+    setTimeout(tick, RECOVERY_PROBE_MS).unref();
   }
 }
 
@@ -228,9 +279,22 @@ async function openPostgres(url: string, onError: (error: unknown) => void = () 
   const { migrate: migratePg } = await import('drizzle-orm/node-postgres/migrator');
   const { NamingClient } = await import('./named-statements.ts');
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5000, ...CONNECTION_SETTINGS, Client: NamingClient });
-  const health = new DatabaseHealth(() => pool.query('select 1'));
+  // While down: a connection of its own, bounded in time, never queued behind the pool's work.
+  const health = new DatabaseHealth(
+    () => pool.query('select 1'),
+    async () => {
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000, query_timeout: 1000 });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await client.query('select 1');
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+  );
   const failed = (error: unknown): void => {
-    if (isConnectionLoss(error)) health.down();
+    if (isConnectionLoss(error)) health.suspect();
     onError(error);
   };
   // Idle connections report errors to the pool; a connection handed out (a transaction, a lock
@@ -277,6 +341,7 @@ async function openPostgres(url: string, onError: (error: unknown) => void = () 
     },
     own: (name) => ownership.take(name),
     async close() {
+      health.stop();
       await Promise.all([...listeners].map((stop) => stop()));
       await ownership.close();
       await pool.end();
@@ -316,7 +381,7 @@ async function keepListening({ connect, channel, fn, options, onError, health }:
     if (current !== client) return;
     current = undefined;
     lostAt ??= new Date();
-    health.down();
+    health.suspect();
     client.end().catch(() => undefined);
     if (!stopped) reconnecting ??= open(false).finally(() => (reconnecting = undefined));
   };
