@@ -12,7 +12,7 @@ import type { Supplier } from '../modules/supplier/supplier.ts';
  * A fresh database for one test file: embedded PGlite in memory, or, when DATABASE_URL is set,
  * a new database on that PostgreSQL server, dropped again by `close`.
  */
-export async function freshDatabase(): Promise<Database> {
+export async function freshDatabase(): Promise<Database & { url?: string }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) return openDatabase({});
   const name = `keystore_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -26,6 +26,8 @@ export async function freshDatabase(): Promise<Database> {
   const close = database.close.bind(database);
   return {
     ...database,
+    /** Where it is, for a second instance on the same database. */
+    url: url.toString(),
     async close() {
       await close();
       const dropper = new pg.Client({ connectionString: serverUrl });
@@ -57,9 +59,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app on a fresh database; the catalogue syncs only when the test asks. */
+/** The real app on a fresh database; the catalogue syncs only when the test asks. `beforeReady` may add hooks. */
 export async function buildTestApp(
-  options: { env?: Record<string, string>; supplier?: Supplier; database?: Database; logger?: FastifyServerOptions['logger']; stockOverlapMs?: number } = {},
+  options: {
+    env?: Record<string, string>;
+    supplier?: Supplier;
+    database?: Database;
+    logger?: FastifyServerOptions['logger'];
+    stockOverlapMs?: number;
+    beforeReady?: (app: FastifyInstance) => void;
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await freshDatabase());
   const { config, cleanup } = testConfig(options.env);
@@ -70,6 +79,7 @@ export async function buildTestApp(
     catalog: { autoSync: false, stockOverlapMs: options.stockOverlapMs, ...(options.supplier ? { supplier: options.supplier } : {}) },
   });
   try {
+    options.beforeReady?.(app);
     await app.ready();
   } catch (error) {
     // A start that fails (a test of a refused configuration) leaves nothing running behind.

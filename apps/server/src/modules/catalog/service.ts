@@ -11,17 +11,16 @@ import { adminGamePage, latestSyncRuns, markupPercent, setMarkupPercent, syncRun
 import { coverUrl } from './cover-art.ts';
 import { CatalogIndex, type CatalogQuery } from './search/catalog-index.ts';
 import { IndexSnapshot } from './index-snapshot.ts';
-import { biggestPriceDrops, catalogStamp, countGames, findGame, findGameDetails, loadIndexBatches, parseIndexBatch, stampTime, stockChangedSince, type GameRow } from './store.ts';
+import { ShownStock } from './shown-stock.ts';
+import { biggestPriceDrops, catalogStamp, countGames, findGame, findGameDetails, loadIndexBatches, parseIndexBatch, stampTime, type GameRow } from './store.ts';
 import type { StoreEventBus } from '../../platform/events.ts';
 import type { Supplier } from '../supplier/ports.ts';
 import { CATALOG_CHANNEL, syncCatalog, type SyncOutcome } from './sync.ts';
 
-/** How often each instance brings the stock shown in lists up to date with the database. */
-const STOCK_REFRESH_MS = 1000;
 /**
- * A row's updated_at is its transaction's start, which may commit after the refresh that would have
- * seen it: each refresh also reads this far before the previous one, longer than any transaction that
- * moves stock, so a slow commit is still picked up.
+ * A row's updated_at is its update's time, which may commit after a read of changed rows that began
+ * later: each such read also reaches this far before the previous one, longer than any transaction
+ * that moves stock, so a slow commit is still picked up (shown-stock.ts).
  */
 const STOCK_OVERLAP_MS = 60_000;
 
@@ -56,14 +55,8 @@ export class CatalogService {
   private rebuilding: Promise<void> | undefined;
   private rebuildAgain = false;
   private syncing: Promise<SyncOutcome | undefined> | undefined;
-  private stockTimer: NodeJS.Timeout | undefined;
-  private refreshingStock: Promise<number> | undefined;
-  /**
-   * Where the next stock read starts (epoch ms, the database's clock): the previous read's time less
-   * the overlap, so a transaction that started before that read and committed after it is still seen,
-   * and a quiet store reads nothing (a sync's rows are read again only within the overlap).
-   */
-  private stockReadFrom = 0;
+  /** The stock the lists show, as orders on any instance move it (shown-stock.ts). */
+  readonly shownStock: ShownStock;
   private readonly stockOverlapMs: number;
   private readonly database: Database;
   private readonly config: Config;
@@ -80,8 +73,12 @@ export class CatalogService {
     this.supplier = options.supplier;
     this.snapshot = new IndexSnapshot(config.dataDir, database.kind);
     this.stockOverlapMs = options.stockOverlapMs ?? STOCK_OVERLAP_MS;
-    // Keys this instance's orders took or put back show here at once; other instances' within a refresh.
-    options.events.on('stock-moved', ({ games }) => this.showStock(games));
+    this.shownStock = new ShownStock({ database, log, instanceId: this.instanceId, show: (games) => this.showStock(games), overlapMs: this.stockOverlapMs });
+    // Keys this instance's orders took or put back show here at once; the other instances are told.
+    options.events.on('stock-moved', ({ games }) => {
+      this.showStock(games);
+      this.shownStock.moved(games);
+    });
   }
 
   /** Changes whenever an answer built from the catalogue may change: part of every cached answer's key. */
@@ -110,10 +107,8 @@ export class CatalogService {
       { onReconnect: () => rebuildInBackground('catching up after a lost database connection') },
     );
     await this.rebuild();
+    await this.shownStock.start();
     this.ready = true;
-    this.stockTimer = setInterval(() => {
-      this.refreshStock().catch((error: unknown) => this.log.warn({ err: error }, 'could not refresh the stock shown in lists'));
-    }, STOCK_REFRESH_MS).unref();
     if (!this.options.autoSync) return;
     this.cron = new Cron(this.config.supplier.syncCron, { protect: true, unref: true }, () => this.syncInBackground());
     if ((await countGames(this.database.db)) === 0) this.syncInBackground();
@@ -126,8 +121,7 @@ export class CatalogService {
 
   async stop(): Promise<void> {
     this.cron?.stop();
-    clearInterval(this.stockTimer);
-    await this.refreshingStock?.catch(() => undefined);
+    await this.shownStock.stop();
     await this.syncing;
     await this.rebuilding;
     await this.stopListening?.();
@@ -154,22 +148,11 @@ export class CatalogService {
   }
 
   /**
-   * Brings the stock the lists show up to date: orders change it all the time, and rebuilding the
-   * whole index for that would be waste. Runs every STOCK_REFRESH_MS on each instance, so keys
-   * sold through any instance show everywhere; answers how many games it looked at.
+   * Reads the stock of every game whose row changed since the last such read and shows it: what the
+   * other instances' announcements may have missed (shown-stock.ts); answers how many games it read.
    */
   refreshStock(): Promise<number> {
-    this.refreshingStock ??= (async () => {
-      try {
-        const { at, changed } = await stockChangedSince(this.database.db, this.stockReadFrom);
-        this.showStock(changed);
-        this.stockReadFrom = at - this.stockOverlapMs;
-        return changed.length;
-      } finally {
-        this.refreshingStock = undefined;
-      }
-    })();
-    return this.refreshingStock;
+    return this.shownStock.refresh();
   }
 
   /** Reloads the index from the database; calls during a rebuild coalesce into one more. */
@@ -195,7 +178,7 @@ export class CatalogService {
           if (!saved) {
             this.snapshot.write(stamp, batches).catch((error: unknown) => this.log.warn({ err: error }, 'could not save the catalogue index'));
           }
-          this.stockReadFrom = stampTime(stamp) - this.stockOverlapMs;
+          this.shownStock.readChangesFrom(stampTime(stamp) - this.stockOverlapMs);
           this.log.info({ games: this.index.size, ms: Math.round(performance.now() - started), fromSnapshot: Boolean(saved) }, 'catalogue index built');
           releaseBuildGarbage();
         } while (this.rebuildAgain);

@@ -258,6 +258,16 @@ export async function stockChangedSince(db: Db, since: number): Promise<{ at: nu
   return { at: rows[0]!.at, changed: rows.flatMap((row) => (row.id === null ? [] : [{ gameId: row.id, stock: row.stock! }])) };
 }
 
+/** The listed stock of some games (none for a product no longer in the feed). */
+export async function stockOf(db: Db, ids: string[]): Promise<GameStock[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ gameId: games.id, stock: sql<number>`case when ${games.active} then ${games.stock} else 0 end` })
+    .from(games)
+    .where(inArray(games.id, ids));
+  return rows;
+}
+
 type IndexRowTuple = [
   string, string, string | null, string | null, string, string, string[], string, string[], number, number,
   number | null, number, boolean, number, number, number,

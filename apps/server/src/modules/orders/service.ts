@@ -220,7 +220,9 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   async expireDue(): Promise<number> {
     let total = 0;
     for (;;) {
-      const expired = await this.db.transaction((tx) => expireDueOrders(tx, EXPIRY_BATCH));
+      const { orders: expired, returned } = await this.db.transaction((tx) => expireDueOrders(tx, EXPIRY_BATCH));
+      // Their keys are back on the shelf: shown at once here, and told to the other instances.
+      if (returned.length > 0) this.deps.events.emit('stock-moved', { games: returned });
       for (const order of expired) this.deps.events.emit('order-expired', { orderId: order.id, userId: order.userId });
       total += expired.length;
       if (expired.length < EXPIRY_BATCH) return total;

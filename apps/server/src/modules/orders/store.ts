@@ -360,17 +360,17 @@ export async function undeliveredOrders(db: Db, options: { dueOnly: boolean; lim
 
 /**
  * Expires up to `limit` orders whose time to pay is over and puts their stock back, in one
- * transaction. SKIP LOCKED: an order being paid right now is left to that payment.
+ * transaction; answers the orders and each game's stock after. SKIP LOCKED: an order being paid right now is left to that payment.
  */
-export async function expireDueOrders(tx: Db, limit: number): Promise<Array<{ id: string; userId: string | null }>> {
+export async function expireDueOrders(tx: Db, limit: number): Promise<{ orders: Array<{ id: string; userId: string | null }>; returned: GameStock[] }> {
   const expired = await transition(tx, { overdue: limit }, {
     status: { from: ['Awaiting payment'], to: 'Expired' },
     delivery: { from: ['Pending'], to: 'Not delivered' },
     actor: 'system:expiry',
   });
   const ids = expired.map((row) => row.id);
-  if (ids.length > 0) await returnStock(tx, await linesOf(tx, ids));
-  return expired.map((row) => ({ id: row.id, userId: row.userId }));
+  const returned = ids.length > 0 ? await returnStock(tx, await linesOf(tx, ids)) : [];
+  return { orders: expired.map((row) => ({ id: row.id, userId: row.userId })), returned };
 }
 
 export type OrderEventRow = typeof orderEvents.$inferSelect;
