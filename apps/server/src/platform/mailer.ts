@@ -106,6 +106,23 @@ export class Mailer {
     await tx.insert(mailOutbox).values({ ...message, nextAttemptAt: new Date() });
   }
 
+  /**
+   * `enqueue`, kept only when `wanted`, at the same cost either way, for a caller that must not show
+   * by its work whether the mail goes (forgot-password for an address without an account). The row
+   * is written either way and, when not wanted, deleted again before the commit, unseen by anyone:
+   * a transaction that wrote nothing would commit without waiting for PostgreSQL's WAL flush, so
+   * only a real mail's answer would have waited for the disk.
+   */
+  async enqueueIf(tx: Db, wanted: boolean, { replyTo: _replyTo, ...message }: MailMessage): Promise<void> {
+    const [row] = await tx
+      .insert(mailOutbox)
+      // The dev outbox is the destination: stored as sent (see `send`).
+      .values({ ...message, ...(this.transport ? { nextAttemptAt: new Date() } : { sentAt: new Date() }) })
+      .returning({ id: mailOutbox.id });
+    await tx.delete(mailOutbox).where(and(eq(mailOutbox.id, row!.id), sql`not ${wanted}`));
+    if (wanted && !this.transport) this.logStored(message);
+  }
+
   /** Sends, now and in the background, what `enqueue` wrote (once its transaction committed). */
   flush(): void {
     if (this.transport) this.track(this.deliverDue());

@@ -1,13 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountMessages } from '@keystore/contract';
+import type { Database } from '../../db/client.ts';
+import { freshDatabase } from '../../test/helper.ts';
 import { codeIn } from '../../test/smtp-sink.ts';
+import { statementLog, type StatementLog } from '../../test/statement-log.ts';
 import { authTestApp, type AuthTestApp } from './test-kit.ts';
 
+let database: Database;
+let log: StatementLog;
 let t: AuthTestApp;
 beforeAll(async () => {
-  t = await authTestApp();
+  database = await freshDatabase();
+  log = await statementLog(database);
+  t = await authTestApp({}, log.testApp);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t?.close();
+  await database?.close();
+});
 
 const TRAVEL_IP = '198.51.100.77';
 
@@ -56,5 +66,28 @@ describe('an unknown address answers like a known one', () => {
     // The links are still written, after the answer.
     await t.sink.nextMail(customer.email);
     expect(await t.mailsTo('nobody.here.3@gmail.com')).toBe(0);
+  });
+
+  it('forgot-password: the same statements for an account and for none, and the link stored when it answers', async () => {
+    const customer = await t.verifiedCustomer();
+    const nobody = 'nobody.here.4@gmail.com';
+    const ask = (email: string) => log.statementsOf(() => t.post('/api/auth/forgot-password', { email }, { ip: TRAVEL_IP }));
+    // The statements are the SQL without its values; each kind asked twice, in turn, as a prober would.
+    const known: string[][] = [];
+    const unknown: string[][] = [];
+    for (let round = 0; round < 2; round += 1) {
+      const mailsBefore = await t.mailsTo(customer.email);
+      const forAccount = await ask(customer.email);
+      // By the answer the link's mail is stored: nothing is left to this process's memory.
+      expect(await t.mailsTo(customer.email)).toBe(mailsBefore + 1);
+      const forNobody = await ask(nobody);
+      expect(await t.mailsTo(nobody)).toBe(0);
+      for (const { value } of [forAccount, forNobody]) expect(value.json()).toEqual({ message: accountMessages.recoveryEmailSent });
+      known.push(forAccount.statements);
+      unknown.push(forNobody.statements);
+    }
+    expect(known[0]!.length).toBeGreaterThan(0);
+    expect(known).toEqual(unknown);
+    for (let round = 0; round < 2; round += 1) expect((await t.sink.nextMail(customer.email)).subject).toMatch(/reset your .* password/i);
   });
 });

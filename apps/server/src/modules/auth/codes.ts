@@ -30,18 +30,23 @@ export class AccountCodes {
 
   /** Stores a new secret for the user and purpose, voiding every older one of that purpose. */
   async issue(userId: string, purpose: CodePurpose, secret: string, options: { ttlMinutes: number; ip?: string }): Promise<void> {
+    await this.db.transaction((tx) => this.issueIf(tx, true, userId, purpose, secret, options));
+  }
+
+  /**
+   * `issue` inside the caller's transaction, stored only when `wanted`: the same statements run
+   * either way, so a caller that must not show whether an account exists (forgot-password) does
+   * the same work for none. `userId` may name no account when the secret is not wanted.
+   */
+  async issueIf(tx: Db, wanted: boolean, userId: string, purpose: CodePurpose, secret: string, options: { ttlMinutes: number; ip?: string }): Promise<void> {
     const now = new Date();
-    await this.db.transaction(async (tx) => {
-      await tx.delete(accountCodes).where(and(eq(accountCodes.userId, userId), eq(accountCodes.purpose, purpose)));
-      await tx.insert(accountCodes).values({
-        userId,
-        purpose,
-        secretHash: this.hashes(purpose, secret)[0]!,
-        ip: options.ip ?? null,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + options.ttlMinutes * 60_000),
-      });
-    });
+    const expiresAt = new Date(now.getTime() + options.ttlMinutes * 60_000);
+    await tx.delete(accountCodes).where(and(eq(accountCodes.userId, userId), eq(accountCodes.purpose, purpose)));
+    // INSERT … SELECT … WHERE: a row only when wanted, from one statement whatever the answer.
+    await tx.execute(sql`
+      insert into ${accountCodes} (user_id, purpose, secret_hash, ip, created_at, expires_at)
+      select ${userId}, ${purpose}, ${this.hashes(purpose, secret)[0]!}, ${options.ip ?? null}::text, ${now.toISOString()}::timestamptz, ${expiresAt.toISOString()}::timestamptz
+      where ${wanted}`);
   }
 
   /**

@@ -22,12 +22,11 @@ export async function registerAuth(
   // One Limits (one Redis connection) for the whole app: every module's routes are counted through it.
   const limits = new Limits({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, scale: config.rateLimitScale, log: app.log });
   await app.register(limitsPlugin, { limits });
-  const auth = new AuthService(database, config, users, mailer, app.log, { events, throttle: new LoginThrottle(limits) });
+  const auth = new AuthService(database, config, users, mailer, { events, throttle: new LoginThrottle(limits) });
   app.decorate('auth', auth);
   registerAuthentication(app, auth.sessions);
   const { admin } = config;
   if (admin) app.addHook('onReady', () => ensureAdmin(users, admin, app.log));
-  app.addHook('onClose', () => auth.settle());
   await app.register(authRoutes, { auth });
   return auth;
 }

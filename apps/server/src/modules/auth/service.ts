@@ -11,7 +11,6 @@ import {
   type LoginAnswer,
   type Session,
 } from '@keystore/contract';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { Conflict, Forbidden, Invalid, Unauthorized } from '../../platform/errors.ts';
@@ -50,9 +49,6 @@ export class AuthService {
   private readonly users: UsersService;
   private readonly mailer: Mailer;
   private readonly events: StoreEventBus | undefined;
-  private readonly log: FastifyBaseLogger;
-  /** Reset links being written after their answer went out; awaited by `settle`. */
-  private readonly pending = new Set<Promise<void>>();
 
   private readonly throttle: LoginThrottle | undefined;
 
@@ -61,12 +57,10 @@ export class AuthService {
     config: Config,
     users: UsersService,
     mailer: Mailer,
-    log: FastifyBaseLogger,
     { events, throttle }: { events?: StoreEventBus | undefined; throttle?: LoginThrottle | undefined } = {},
   ) {
     this.events = events;
     this.throttle = throttle;
-    this.log = log;
     this.database = database;
     this.users = users;
     this.mailer = mailer;
@@ -180,27 +174,23 @@ export class AuthService {
   }
 
   /**
-   * E-mails a reset link when the account exists; the answer never tells. The link is written after
-   * the answer: waiting for its token and mail made a real account's answer measurably slower than
-   * an unknown address's, so both answer after the same lookup.
+   * E-mails a reset link when the account exists; the answer never tells, not even by its time. Both
+   * kinds of address do the same work before answering: a token and its hash, the mail written out,
+   * and one transaction of the same statements, which store the link and its mail (the outbox) only
+   * for an account. Writing the link after the answer instead left its work to slow whichever answer
+   * came next (issue 22), and lost the link if the process stopped meanwhile.
    */
   async forgotPassword(email: string): Promise<string> {
     const user = await this.users.findByEmail(email);
-    if (user) {
-      // Begun on the next turn of the event loop, once the answer is on its way: even the first
-      // synchronous steps of the write (and the embedded database's work) then come after it.
-      const written = new Promise<void>((resolve) => setImmediate(resolve))
-        .then(() => this.mailResetLink(user))
-        .catch((error: unknown) => this.log.error({ err: error }, 'password reset link could not be written'))
-        .finally(() => this.pending.delete(written));
-      this.pending.add(written);
-    }
+    const token = randomToken();
+    // For no account the same mail is written out, to be stored nowhere.
+    const mail = passwordResetMail(this.mailContext, user ?? { email, username: email }, token);
+    await this.database.db.transaction(async (tx) => {
+      await this.codes.issueIf(tx, user !== undefined, user?.id ?? NO_ACCOUNT, 'reset-password', token, { ttlMinutes: RESET_TOKEN_TTL_MINUTES });
+      await this.mailer.enqueueIf(tx, user !== undefined, mail);
+    });
+    this.mailer.flush();
     return accountMessages.recoveryEmailSent;
-  }
-
-  /** Waits for the reset links still being written (the app closing). */
-  async settle(): Promise<void> {
-    await Promise.allSettled([...this.pending]);
   }
 
   /**
@@ -243,12 +233,6 @@ export class AuthService {
     assertNotBlocked(user);
     const token = await this.sessions.open(user.id, device);
     return { token, user: await this.users.profile(user) };
-  }
-
-  private async mailResetLink(user: UserRow): Promise<void> {
-    const token = randomToken();
-    await this.codes.issue(user.id, 'reset-password', token, { ttlMinutes: RESET_TOKEN_TTL_MINUTES });
-    await this.mailer.send(passwordResetMail(this.mailContext, user, token));
   }
 
   private async sendVerificationCode(user: UserRow): Promise<void> {

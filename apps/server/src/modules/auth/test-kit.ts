@@ -2,7 +2,8 @@
 // honoured (TRUST_PROXY) so a test can call from any address, and a few customer journeys.
 import { expect } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import type { LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Database } from '../../db/client.ts';
 import { accountCodes, mailOutbox } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
 import { codeIn, startSmtpSink, type SmtpSink } from '../../test/smtp-sink.ts';
@@ -29,9 +30,13 @@ export interface AuthTestApp extends TestApp {
 
 let counter = 0;
 
-export async function authTestApp(env: Record<string, string> = {}): Promise<AuthTestApp> {
+/** The app on a fresh database, or on `options.database` (left open by `close`), with `options.beforeReady`'s hooks. */
+export async function authTestApp(
+  env: Record<string, string> = {},
+  options: { database?: Database; beforeReady?: (app: FastifyInstance) => void } = {},
+): Promise<AuthTestApp> {
   const sink = await startSmtpSink();
-  const t = await buildTestApp({ env: { SMTP_URL: sink.url, TRUST_PROXY: '1', PUBLIC_URL: 'https://shop.example', ...env } });
+  const t = await buildTestApp({ env: { SMTP_URL: sink.url, TRUST_PROXY: '1', PUBLIC_URL: 'https://shop.example', ...env }, ...options });
 
   const post: AuthTestApp['post'] = (url, body, options = {}) =>
     t.app.inject({
