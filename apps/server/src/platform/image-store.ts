@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, like } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -40,9 +40,9 @@ export class ImageStore {
     this.names = names;
   }
 
-  /** Stores the bytes under a new name; fails if the name exists. */
-  async write(file: string, bytes: Buffer, contentType = 'image/webp'): Promise<void> {
-    await this.db.insert(images).values(this.row(file, bytes, contentType));
+  /** Stores the bytes under a new name; fails if the name exists. `tx`: within the caller's transaction. */
+  async write(file: string, bytes: Buffer, contentType = 'image/webp', tx: Db = this.db): Promise<void> {
+    await tx.insert(images).values(this.row(file, bytes, contentType));
   }
 
   /** The image, or undefined for a name this store never gives or an image that is gone. */
@@ -62,8 +62,18 @@ export class ImageStore {
     return row !== undefined;
   }
 
-  async remove(file: string | null | undefined): Promise<void> {
-    if (file && this.names.test(file)) await this.db.delete(images).where(eq(images.name, this.key(file)));
+  async remove(file: string | null | undefined, tx: Db = this.db): Promise<void> {
+    if (file && this.names.test(file)) await tx.delete(images).where(eq(images.name, this.key(file)));
+  }
+
+  /**
+   * Removes every image whose name starts with `prefix` (all the uploads of one owner, when the
+   * names begin with the owner's id); answers how many. `tx`: within the caller's transaction.
+   */
+  async removeStartingWith(prefix: string, tx: Db = this.db): Promise<number> {
+    const pattern = `${this.key(prefix).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const removed = await tx.delete(images).where(like(images.name, pattern)).returning({ name: images.name });
+    return removed.length;
   }
 
   /**

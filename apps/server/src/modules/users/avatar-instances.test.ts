@@ -1,5 +1,6 @@
 // Several instances on one database: an avatar stored through one is served by every other, none of
-// them keeping anything on its own disk; and the avatar files of an older store move into the database.
+// them keeping anything on its own disk, and one removed through one is gone from every other; and
+// the avatar files of an older store move into the database.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { users } from '../../db/schema.ts';
 import { signedInUser, type SignedInUser } from '../../test/accounts.ts';
 import { buildTestApp, freshDatabase, type TestApp } from '../../test/helper.ts';
 import { multipart } from '../../test/multipart.ts';
+import { AvatarFiles } from './avatars.ts';
 
 let database: Database;
 let first: TestApp;
@@ -31,10 +33,10 @@ afterAll(async () => {
   await database?.close();
 });
 
-async function uploadAvatar(t: TestApp, colour: string): Promise<string> {
+async function uploadAvatar(t: TestApp, colour: string, who: SignedInUser = alice): Promise<string> {
   const data = await sharp({ create: { width: 64, height: 64, channels: 3, background: colour } }).png().toBuffer();
   const body = await multipart({ avatar: { data, filename: 'me.png', type: 'image/png' } });
-  const answer = await t.app.inject({ method: 'PUT', url: '/api/users/profile', headers: { ...alice.headers, 'content-type': body.contentType }, payload: body.payload });
+  const answer = await t.app.inject({ method: 'PUT', url: '/api/users/profile', headers: { ...who.headers, 'content-type': body.contentType }, payload: body.payload });
   expect(answer.statusCode).toBe(200);
   return answer.json<User>().avatar!;
 }
@@ -72,6 +74,24 @@ describe('avatars across instances', () => {
     const replacement = await uploadAvatar(second, '#cc3');
     expect((await first.app.inject({ url: old })).statusCode).toBe(404);
     expect((await first.app.inject({ url: replacement })).statusCode).toBe(200);
+  });
+
+  it('stops serving a deleted account’s avatar, and every other upload it owns, on every instance at once', async () => {
+    const bob = await signedInUser(first.app);
+    const shown = await uploadAvatar(first, '#c3c', bob);
+    // An upload of Bob's that an interrupted change left stored but never shown (a crash between
+    // storing it and pointing the account at it, or before removing the one it replaced).
+    const picture = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#3cc' } }).webp().toBuffer();
+    const leftover = `/media/avatars/${await new AvatarFiles(database.db, first.config.dataDir).store(bob.user._id, picture)}`;
+    for (const url of [shown, leftover]) expect((await second.app.inject({ url })).statusCode).toBe(200);
+
+    const deleted = await second.app.inject({ method: 'DELETE', url: '/api/users/profile', headers: bob.headers, payload: { currentPassword: bob.password } });
+    expect(deleted.statusCode).toBe(200);
+    for (const t of [first, second]) {
+      for (const url of [shown, leftover]) expect((await t.app.inject({ url })).statusCode, url).toBe(404);
+    }
+    // Alice's avatar is not Bob's upload: still served.
+    expect((await first.app.inject({ url: await uploadAvatar(second, '#ccc') })).statusCode).toBe(200);
   });
 });
 

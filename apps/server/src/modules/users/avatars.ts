@@ -21,11 +21,15 @@ export class AvatarFiles {
     this.olderFolder = path.join(dataDir, 'avatars');
   }
 
-  /** Re-encodes an upload to a square WebP and stores it; answers the new file name. Throws UnreadableImage. */
-  async save(userId: string, upload: Buffer): Promise<string> {
-    const webp = await toWebp(upload, { width: AVATAR_SIZE, height: AVATAR_SIZE, fit: 'cover' });
+  /** Re-encodes an upload to a square WebP. Throws UnreadableImage. */
+  encode(upload: Buffer): Promise<Buffer> {
+    return toWebp(upload, { width: AVATAR_SIZE, height: AVATAR_SIZE, fit: 'cover' });
+  }
+
+  /** Stores an encoded avatar of the user under a new name and answers the name. `tx`: within the caller's transaction. */
+  async store(userId: string, webp: Buffer, tx?: Db): Promise<string> {
     const file = `${userId}-${newId(12)}.webp`;
-    await this.files.write(file, webp);
+    await this.files.write(file, webp, 'image/webp', tx);
     return file;
   }
 
@@ -34,8 +38,16 @@ export class AvatarFiles {
     return this.files.read(file);
   }
 
-  remove(file: string | null | undefined): Promise<void> {
-    return this.files.remove(file);
+  remove(file: string | null | undefined, tx?: Db): Promise<void> {
+    return this.files.remove(file, tx);
+  }
+
+  /**
+   * Removes every avatar file of the user (names begin with the user's id): the one shown, and any
+   * that an upload or a replacement cut short left behind. `tx`: within the caller's transaction.
+   */
+  removeAllOf(userId: string, tx?: Db): Promise<number> {
+    return this.files.removeStartingWith(`${userId}-`, tx);
   }
 
   /** Moves the avatar files of an older store in DATA_DIR/avatars into the database; answers how many. */

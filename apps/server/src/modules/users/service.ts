@@ -122,41 +122,46 @@ export class UsersService {
   }
 
   /**
-   * Replaces the avatar with an upload: decoded, squared and re-encoded to WebP under a new name,
-   * then the old file is removed. Anything that is not a readable picture is a 415.
+   * Replaces the avatar with an upload: decoded, squared and re-encoded to WebP under a new name.
+   * The new file, the account's pointer to it and the old file's removal are one transaction, so
+   * no file outlives its use, whatever stops halfway. Anything that is not a readable picture is a 415.
    */
   async changeAvatar(id: string, upload: Buffer): Promise<User> {
-    let file: string;
+    let webp: Buffer;
     try {
-      file = await this.avatars.save(id, upload);
+      webp = await this.avatars.encode(upload);
     } catch (error) {
       if (error instanceof UnreadableImage) throw new HttpError(415, accountMessages.avatarUnreadable);
       throw error;
     }
-    const replaced = await replaceAvatar(this.database.db, id, file);
-    if (!replaced) {
-      // The account was deleted while the picture was being encoded.
-      await this.avatars.remove(file);
-      throw new Unauthorized(accountMessages.sessionExpired);
-    }
-    await this.avatars.remove(replaced.previous);
-    return this.profile(replaced.row);
+    const row = await this.database.db.transaction(async (tx) => {
+      const replaced = await replaceAvatar(tx, id, await this.avatars.store(id, webp, tx));
+      // The account was deleted while the picture was being encoded: the new file goes with the rollback.
+      if (!replaced) throw new Unauthorized(accountMessages.sessionExpired);
+      await this.avatars.remove(replaced.previous, tx);
+      return replaced.row;
+    });
+    return this.profile(row);
   }
 
   /**
-   * Deletes the account with its avatar file; sessions, codes and trusted addresses go with the row
-   * (foreign keys cascade), so every token of the account stops working at once. Orders are kept
-   * for the books, anonymised: their reference to the user is `on delete set null`.
-   * Only with the account's password; answers who it was, for the notice mail.
+   * Deletes the account with every avatar file it has (the one shown and any an interrupted upload
+   * left), in one transaction, so that no instance serves them a moment later; sessions, codes and
+   * trusted addresses go with the row (foreign keys cascade), so every token of the account stops
+   * working at once. Orders are kept for the books, anonymised: their reference to the user is
+   * `on delete set null`. Only with the account's password; answers who it was, for the notice mail.
    */
   async deleteAccount(id: string, currentPassword: string): Promise<{ email: string; username: string }> {
     const user = await this.findById(id);
     if (!user) throw new Unauthorized(accountMessages.sessionExpired);
     if (!(await passwordMatches(user.passwordHash, currentPassword))) throw new Invalid(accountMessages.currentPasswordWrong);
-    const row = await deleteUser(this.database.db, id);
+    const row = await this.database.db.transaction(async (tx) => {
+      const deleted = await deleteUser(tx, id);
+      if (deleted) await this.avatars.removeAllOf(id, tx);
+      return deleted;
+    });
     // Deleted meanwhile by another request of the same owner: that one answered and mailed.
     if (!row) throw new Unauthorized(accountMessages.sessionExpired);
-    await this.avatars.remove(row.avatar);
     return { email: row.email, username: row.username };
   }
 

@@ -1,5 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
-import { preparedOnce, queryRows, type Db } from '../../db/client.ts';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { preparedOnce, type Db } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -46,19 +46,18 @@ export async function updateUser(db: Db, id: string, set: Partial<Pick<UserRow, 
 }
 
 /**
- * Points the user at a new avatar file and answers the row with the file it replaced. The old
- * value is read under a row lock, so two uploads racing each get the other's file to remove.
+ * Points the user at a new avatar file and answers the row with the file it replaced, in one
+ * statement. The old value is read under a row lock, so two uploads racing each get the other's
+ * file to remove, and a deletion racing it either waits for it or leaves it nothing to point.
  */
 export async function replaceAvatar(db: Db, id: string, file: string): Promise<{ row: UserRow; previous: string | null } | undefined> {
-  const [answer] = await queryRows<{ previous: string | null }>(
-    db,
-    sql`with old as (select ${users.avatar} as previous from ${users} where ${users.id} = ${id} for update)
-        update ${users} set avatar = ${file}, updated_at = now() from old where ${users.id} = ${id}
-        returning old.previous`,
-  );
-  if (!answer) return undefined;
-  const row = await findUserById(db, id);
-  return row && { row, previous: answer.previous };
+  const [answer] = await db
+    .update(users)
+    .set({ avatar: file, updatedAt: new Date() })
+    .from(sql`(select ${users.avatar} as previous from ${users} where ${users.id} = ${id} for update) as old`)
+    .where(eq(users.id, id))
+    .returning({ row: getTableColumns(users), previous: sql<string | null>`old.previous` });
+  return answer;
 }
 
 /** Deletes the user; sessions, codes and trusted addresses go with it (foreign keys cascade). */
