@@ -9,8 +9,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { LOCKS, type Database } from '../../db/client.ts';
 import type { OrdersService } from './service.ts';
 
-/** How often due deliveries are looked for: a paid order whose instance died waits about this long. */
+/** How often due deliveries are looked for on PostgreSQL: a paid order whose instance died waits about this long. */
 const RETRY_EVERY_SECONDS = 2;
+/**
+ * On the embedded database one process owns every delivery (a restart's sweep finishes those it left),
+ * so the job only brings due retries (a minute apart at least): looking every 2 s would stop every
+ * request for the query's time, as the embedded database runs on the server's own thread.
+ */
+const EMBEDDED_RETRY_EVERY_SECONDS = 15;
 
 export class OrderJobs {
   private expiryCron: Cron | undefined;
@@ -34,7 +40,8 @@ export class OrderJobs {
       await this.expire();
       await this.refundLongUndelivered();
     });
-    this.retryCron = new Cron(`*/${RETRY_EVERY_SECONDS} * * * * *`, { protect: true, unref: true }, async () => void (await this.retryUndelivered(true)));
+    const every = this.database.kind === 'postgres' ? RETRY_EVERY_SECONDS : EMBEDDED_RETRY_EVERY_SECONDS;
+    this.retryCron = new Cron(`*/${every} * * * * *`, { protect: true, unref: true }, async () => void (await this.retryUndelivered(true)));
   }
 
   async stop(): Promise<void> {
