@@ -1,9 +1,10 @@
 // Every request limit of the store, counted by rate-limiter-flexible. With REDIS_URL the counters
 // live in Redis and every instance shares them; each Redis limiter has an in-memory insurance
-// limiter, so a Redis that fails or is away never takes the store down (its failure is logged, at
-// most once a minute). Routes declare their limits in `config.limits`; one preHandler, after the
-// session and the body are checked, counts them. Calls whose counting depends on the outcome (a
-// wrong password) use the `Limits` service directly. See docs/decisions/016-abuse-limits.md.
+// limiter, so a Redis that fails, is away or hangs never takes the store down nor slows it by more
+// than one short command timeout (its failure is logged, at most once a minute). Routes declare
+// their limits in `config.limits`; one preHandler, after the session and the body are checked,
+// counts them. Calls whose counting depends on the outcome (a wrong password) use the `Limits`
+// service directly. See docs/decisions/016-abuse-limits.md.
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
@@ -89,14 +90,33 @@ export interface LimitsOptions {
 
 /** How often a Redis failure is logged at most, so an outage does not flood the log. */
 const FAILURE_LOG_INTERVAL_MS = 60_000;
+/**
+ * The longest a limited call waits for a Redis command. A Redis on the same network answers in well
+ * under a millisecond; one that hangs (memory pressure, a failover, SIGSTOP) keeps its connection
+ * and answers nothing, and ioredis then waits for this timeout on every command.
+ */
+const REDIS_COMMAND_TIMEOUT_MS = 50;
+/**
+ * After a Redis call failed or timed out, the calls of the next seconds count in memory without
+ * trying Redis (a circuit breaker): a hung Redis costs one timeout per pause, not one per call.
+ */
+const REDIS_PAUSE_MS = 2000;
+
+/** A rule's counters: in Redis (when configured) and in memory, which is also the Redis limiter's insurance. */
+interface RuleLimiters {
+  redis: RateLimiterRedis | undefined;
+  memory: RateLimiterMemory;
+}
 
 export class Limits {
   private readonly redis: Redis | undefined;
-  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  private readonly limiters = new Map<string, RuleLimiters>();
   private readonly keyPrefix: string;
   private readonly scale: number;
   private readonly log: FastifyBaseLogger;
   private lastFailureLog = 0;
+  /** Until when calls count in memory without trying Redis (see REDIS_PAUSE_MS). */
+  private redisPausedUntil = 0;
 
   constructor(options: LimitsOptions) {
     this.keyPrefix = options.keyPrefix ?? 'keystore:';
@@ -104,10 +124,10 @@ export class Limits {
     this.log = options.log;
     if (options.redisUrl) {
       this.redis = new Redis(options.redisUrl, {
-        // Fail fast instead of queueing: a request never waits for a Redis that is away.
+        // Fail fast instead of queueing: a request never waits for a Redis that is away, or long for one that hangs.
         enableOfflineQueue: false,
         maxRetriesPerRequest: 0,
-        commandTimeout: 500,
+        commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
         connectTimeout: 2000,
         lazyConnect: true,
       });
@@ -167,21 +187,21 @@ export class Limits {
     if (!verdict.allowed) throw tooMany(rule, verdict.retryAfterSeconds);
   }
 
+  /** The limiter a call of `rule` counts with now: Redis's, or the in-memory one while Redis is paused or absent. */
   private limiter(rule: LimitRule): RateLimiterAbstract {
-    let limiter = this.limiters.get(rule.name);
-    if (!limiter) {
+    let limiters = this.limiters.get(rule.name);
+    if (!limiters) {
       const options = { keyPrefix: `${this.keyPrefix}rate:${rule.name}`, points: this.limitOf(rule), duration: rule.windowSeconds };
-      limiter = this.redis
-        ? new RateLimiterRedis({
-            ...options,
-            storeClient: this.redis,
-            rejectIfRedisNotReady: true,
-            insuranceLimiter: new InsuranceLimiter(options, () => this.insuranceUsed()),
-          })
-        : new RateLimiterMemory(options);
-      this.limiters.set(rule.name, limiter);
+      if (this.redis) {
+        const memory = new InsuranceLimiter(options, () => this.redisFailed());
+        const redis = new RateLimiterRedis({ ...options, storeClient: this.redis, rejectIfRedisNotReady: true, insuranceLimiter: memory });
+        limiters = { redis, memory };
+      } else {
+        limiters = { redis: undefined, memory: new RateLimiterMemory(options) };
+      }
+      this.limiters.set(rule.name, limiters);
     }
-    return limiter;
+    return limiters.redis && Date.now() >= this.redisPausedUntil ? limiters.redis : limiters.memory;
   }
 
   private limitOf(rule: LimitRule): number {
@@ -195,9 +215,15 @@ export class Limits {
     throw rejection;
   }
 
-  /** An insurance limiter answered: Redis failed on a call or is away. */
-  private insuranceUsed(): void {
-    this.logFailure(new Error(this.redis?.status === 'ready' ? 'a Redis call failed' : `Redis is ${this.redis?.status ?? 'not configured'}`));
+  /**
+   * An insurance limiter answered: Redis failed on a call, timed out or is away. Calls count in
+   * memory for the next REDIS_PAUSE_MS, then try Redis again. (Calls made in memory during a pause
+   * come here too; they neither extend it nor log again.)
+   */
+  private redisFailed(): void {
+    if (Date.now() < this.redisPausedUntil) return;
+    this.redisPausedUntil = Date.now() + REDIS_PAUSE_MS;
+    this.logFailure(new Error(this.redis?.status === 'ready' ? 'a Redis call failed or timed out' : `Redis is ${this.redis?.status ?? 'not configured'}`));
   }
 
   private logFailure(error: unknown): void {
@@ -208,7 +234,7 @@ export class Limits {
   }
 }
 
-/** The in-memory limiter a Redis limiter falls back on; it tells the Limits, so the outage is logged. */
+/** The in-memory limiter a Redis limiter falls back on; it tells the Limits, so the outage pauses Redis and is logged. */
 class InsuranceLimiter extends RateLimiterMemory {
   private readonly onUse: () => void;
 
