@@ -1,7 +1,7 @@
 // When the store sheds load it answers 503 with Retry-After (issue 12). A call that is safe to repeat
 // is asked again after the advised wait, a bounded number of times, and the customer is told why it
 // takes longer. Below ApiError on purpose: the session's own profile request uses it too.
-import { loadMessages } from '@keystore/contract/messages';
+import { loadMessages } from '@keystore/contract/load-messages';
 import { showToastOnce } from '../ui/toasts.tsx';
 
 /**

@@ -10,7 +10,7 @@ import { GameSkeleton } from './game-skeleton.tsx';
 import { PurchasePanel } from './purchase-panel.tsx';
 import { useGame } from './api.ts';
 import styles from './game-layout.module.css';
-import { catalogMessages } from '@keystore/contract/messages';
+import { catalogMessages } from '@keystore/contract/catalog-messages';
 
 /** Game detail (SPEC §2, DESIGN §5): breadcrumbs, cover, info rows, real stock, euro price, cart actions and About. */
 export function GamePage() {

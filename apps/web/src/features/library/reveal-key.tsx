@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { orderUiMessages } from '@keystore/contract/messages';
+import { orderUiMessages } from '@keystore/contract/order-ui-messages';
 import { messageOf } from '../../lib/api.ts';
 import { useRevealKey } from './api.ts';
 import styles from './library-page.module.css';

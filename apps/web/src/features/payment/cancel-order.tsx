@@ -1,6 +1,7 @@
 import { useNavigate } from 'react-router';
 import type { Order } from '@keystore/contract';
-import { orderMessages, orderUiMessages } from '@keystore/contract/messages';
+import { orderMessages } from '@keystore/contract/messages';
+import { orderUiMessages } from '@keystore/contract/order-ui-messages';
 import { messageOf } from '../../lib/api.ts';
 import { showToast } from '../../ui/toasts.tsx';
 import { useCancelOrder } from './api.ts';

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { TestPaymentRequest } from '@keystore/contract';
-import { orderUiMessages } from '@keystore/contract/messages';
+import { orderUiMessages } from '@keystore/contract/order-ui-messages';
 import { isRefusal, messageOf } from '../../lib/api.ts';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import { removeFromCart } from '../../lib/cart.ts';

@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router';
 import type { Order } from '@keystore/contract';
-import { orderUiMessages } from '@keystore/contract/messages';
+import { orderUiMessages } from '@keystore/contract/order-ui-messages';
 import { messageOf } from '../../lib/api.ts';
 import { openPaymentPage } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';

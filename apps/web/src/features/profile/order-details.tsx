@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { Order, PurchaseHistoryEntry } from '@keystore/contract';
-import { orderUiMessages } from '@keystore/contract/messages';
+import { orderUiMessages } from '@keystore/contract/order-ui-messages';
 import { messageOf } from '../../lib/api.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { orderQuery } from '../../lib/orders.ts';
