@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
-import { PAGE_KEYS, PAGES, pageModule, type PageKey } from '@keystore/contract/pages';
+import { PAGE_KEYS, PAGE_PATHS, pageModule, type PageKey } from '@keystore/contract/page-paths';
 import { Layout } from './layout.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 
@@ -11,14 +11,23 @@ import { NotFoundPage } from './not-found-page.tsx';
  */
 const modules = import.meta.glob<{ default: ComponentType }>('../pages/*.tsx');
 
-/** The lazy component of a page of the table; a page without a module fails here, and in its test. */
+const components = new Map<PageKey, ComponentType>();
+
+/**
+ * The lazy component of a page of the table, one per page wherever it is shown (/login shows the
+ * home page's); a page without a module fails here, and in its test.
+ */
 export function pageComponent(key: PageKey): ComponentType {
+  const known = components.get(key);
+  if (known) return known;
   const load = modules[`../${pageModule(key).replace(/^src\//, '')}`];
   if (!load) throw new Error(`The page "${key}" has no module at ${pageModule(key)}`);
-  return lazy(load);
+  const component = lazy(load);
+  components.set(key, component);
+  return component;
 }
 
-const pages = PAGE_KEYS.map((key) => ({ key, path: PAGES[key].path, Page: pageComponent(key) }));
+const pages = PAGE_KEYS.map((key) => ({ key, path: PAGE_PATHS[key], Page: pageComponent(key) }));
 
 /**
  * Routes of SPEC §2, one per entry of the contract's page table. Declarative routes rather than a
