@@ -31,7 +31,7 @@ export default defineConfig({
       },
       {
         // The API is answered by MSW handlers (src/test/setup.ts): a request no test answers fails it.
-        test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.{ts,tsx}'], setupFiles: ['src/test/setup.ts'], environment: 'jsdom', passWithNoTests: true },
+        test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'], setupFiles: ['src/test/setup.ts'], environment: 'jsdom', passWithNoTests: true },
       },
     ],
   },

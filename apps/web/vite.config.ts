@@ -1,5 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { firstViewBudget } from './build/first-view-budget.ts';
 
 /**
  * Vite puts the app's own script and stylesheet at the end of <head>, after the server's per-page tags
@@ -15,7 +16,7 @@ const entryBeforePageHead: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [react(), entryBeforePageHead],
+  plugins: [react(), entryBeforePageHead, firstViewBudget()],
   server: {
     // `npm run dev -w @keystore/web` proxies the API to a server started with `npm start`.
     proxy: { '/api': 'http://127.0.0.1:3000', '/media': 'http://127.0.0.1:3000' },
