@@ -233,12 +233,14 @@ export class KeyAllocator {
   }
 
   /**
-   * Gives back the money of the lines whose supplier price is now above what the buyer paid for them
-   * (the store may give up its markup, never sell at a loss); answers the lines left to buy, none
-   * when the whole order was refunded.
+   * Gives back the money of the lines whose supplier price rose above what the buyer paid for them
+   * (the store may give up its markup, never be made to sell at a loss by a rise); answers the lines
+   * left to buy, none when the whole order was refunded. A price the owner set below the supplier's
+   * (the back office's override) was a loss chosen when the order was placed: up to that supplier
+   * price, the keys are still bought.
    */
   private async refundAboveWhatWasPaid(claimed: ClaimedOrder, lines: OrderLineRow[], prices: Map<string, number>): Promise<OrderLineRow[]> {
-    const above = lines.filter((line) => prices.get(line.id)! > line.unitPriceCents);
+    const above = lines.filter((line) => prices.get(line.id)! > Math.max(line.unitPriceCents, line.supplierPriceCents));
     if (above.length === 0) return lines;
     const names = above.map((line) => `${line.title} (now €${centsToEuro(prices.get(line.id)!).toFixed(2)} at our supplier, you paid €${centsToEuro(line.unitPriceCents).toFixed(2)})`);
     const reason = `Our supplier's price rose after you ordered, above what you paid: ${names.join('; ')}. We do not charge you more, so your money for ${above.length === 1 ? 'it' : 'them'} goes back in full.`;
