@@ -10,20 +10,38 @@ export interface Figure {
   goal: string;
   value: string;
   pass: boolean | undefined;
+  /** Which column of the table it goes in (the catalogue's: embedded database, PostgreSQL); none: the one value column. */
+  column?: string;
 }
 
 export const figure = (name: string, goal: string, value: string, pass?: boolean): Figure => ({ figure: name, goal, value, pass });
 
-/** Prints figures as one table: figure, goal, value, PASS/FAIL (or "—" for a figure reported only). */
+const verdictOf = (row: Figure | undefined) => (row === undefined ? '' : row.pass === undefined ? '—' : row.pass ? 'PASS' : 'FAIL');
+
+/**
+ * Prints figures as one table: figure, goal, then value and PASS/FAIL (or "—" for a figure reported
+ * only) in each column the figures name (one value column when they name none): a figure measured in
+ * several columns is one row.
+ */
 export function printFigures(title: string, figures: readonly Figure[]): void {
+  const columns = [...new Set(figures.map((row) => row.column ?? 'value'))];
+  const rows = new Map<string, { name: string; goal: string; cells: Map<string, Figure> }>();
+  for (const row of figures) {
+    const key = `${row.figure}\u0000${row.goal}`;
+    if (!rows.has(key)) rows.set(key, { name: row.figure, goal: row.goal, cells: new Map() });
+    rows.get(key)!.cells.set(row.column ?? 'value', row);
+  }
   const width = Math.max(...figures.map((row) => row.figure.length), 6) + 2;
   const goalWidth = Math.max(...figures.map((row) => row.goal.length), 4) + 2;
-  const valueWidth = Math.max(...figures.map((row) => row.value.length), 5) + 2;
+  const widths = columns.map((column) => Math.max(column.length, ...figures.filter((row) => (row.column ?? 'value') === column).map((row) => row.value.length + 6)) + 2);
   console.log(`\n${title}`);
-  console.log(`${'figure'.padEnd(width)}${'goal'.padEnd(goalWidth)}${'value'.padEnd(valueWidth)}`);
-  for (const row of figures) {
-    const verdict = row.pass === undefined ? '—' : row.pass ? 'PASS' : 'FAIL';
-    console.log(`${row.figure.padEnd(width)}${row.goal.padEnd(goalWidth)}${row.value.padEnd(valueWidth)}${verdict}`);
+  console.log(`${'figure'.padEnd(width)}${'goal'.padEnd(goalWidth)}${columns.map((column, n) => column.padEnd(widths[n]!)).join('')}`);
+  for (const row of rows.values()) {
+    const cells = columns.map((column, n) => {
+      const cell = row.cells.get(column);
+      return (cell ? `${cell.value} ${verdictOf(cell)}` : 'n/a').padEnd(widths[n]!);
+    });
+    console.log(`${row.name.padEnd(width)}${row.goal.padEnd(goalWidth)}${cells.join('')}`.trimEnd());
   }
   const failed = figures.filter((row) => row.pass === false).length;
   console.log(failed ? `\n${failed} of ${figures.filter((row) => row.pass !== undefined).length} goals missed` : '\nevery goal met');

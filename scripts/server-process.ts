@@ -2,17 +2,16 @@
 import { createConnection, createServer } from 'node:net';
 
 /**
- * Node flags for the server (docs/decisions/005 and 025): a young generation of at most 8 MB, and
- * `gc()` for memory-reducing collections (after an index rebuild, and when the store goes quiet
- * after a busy spell). On PostgreSQL, V8's memory-saving mode is off: it halved the requests served
- * a second and stalled answers with a compacting collection every second or two under load. The
- * embedded database keeps it, and runs its WebAssembly in V8's baseline compiler: there PGlite's
- * memory dominates (optimising PostgreSQL's executor costs hundreds of megabytes at start, and
- * catalogue reads never reach it).
+ * Node flags for the server (docs/decisions/005, 025 and 028): a young generation of at most 8 MB,
+ * and `gc()` for memory-reducing collections (after an index rebuild, and when the store goes quiet
+ * after a busy spell). V8's memory-saving mode is off: it halved the requests served a second and
+ * stalled answers with a compacting collection every second or two under load. The embedded
+ * database, on a thread of its own, runs its WebAssembly in V8's baseline compiler: optimising
+ * PostgreSQL's executor costs hundreds of megabytes at start, and catalogue reads never reach it.
  */
 export function serverNodeFlags(env: Record<string, string | undefined> = process.env): string[] {
   const flags = ['--max-semi-space-size=8', '--expose-gc'];
-  if (!env.DATABASE_URL) flags.push('--optimize-for-size', '--liftoff-only');
+  if (!env.DATABASE_URL) flags.push('--liftoff-only');
   return flags;
 }
 

@@ -1,6 +1,5 @@
 // Reads the configuration, opens the database, builds the app and serves it until a signal stops it.
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 
@@ -9,12 +8,14 @@ const SHUTDOWN_DEADLINE_MS = 15_000;
 
 const config = loadConfig();
 let built: FastifyInstance | undefined;
-const database = await openDatabase({
+// The database opens (the embedded one on a thread of its own) while the app's modules load.
+const opening = openDatabase({
   url: config.databaseUrl,
   dataDir: config.dataDir,
   // Connection errors of background work (the pool, LISTEN, locks) are retried where they happen; here they are only logged.
   onError: (error) => (built ? built.log.warn({ err: error }, 'database connection error (retried)') : console.error('database connection error', error)),
 });
+const [{ buildApp }, database] = await Promise.all([import('./app.ts'), opening]);
 const app = (built = await buildApp({ config, database }));
 
 // A promise nobody awaited must not end a store that is serving customers: it is a bug to fix, logged loudly.

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
+import { ThreadedPglite } from './pglite-thread.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -200,12 +201,15 @@ const PGLITE_START_PARAMS = [
 
 // Each driver is loaded only when used: a store on PostgreSQL never loads the embedded database.
 async function openPglite(dataDir: string | undefined): Promise<OpenDatabase> {
-  const { PGlite } = await import('@electric-sql/pglite');
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  // On a thread of its own (decision 028): its queries never stop the requests the main thread answers.
+  // Started before anything else is loaded, so that it opens while the app's modules load.
+  const threaded = new ThreadedPglite({ dataDir: dataDir ? path.join(dataDir, 'pglite') : undefined, startParams: PGLITE_START_PARAMS });
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir ? path.join(dataDir, 'pglite') : undefined, { startParams: PGLITE_START_PARAMS });
-  await client.waitReady;
+  await threaded.waitReady;
+  // drizzle's PGlite driver uses query and transaction only, which the thread's client answers alike.
+  const client = threaded as unknown as import('@electric-sql/pglite').PGlite;
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   // Session locks are re-entrant and every caller shares PGlite's one session, so held keys are also tracked here.
   const held = new Set<number>();
@@ -216,8 +220,7 @@ async function openPglite(dataDir: string | undefined): Promise<OpenDatabase> {
     migrate: () => migratePglite(drizzlePglite({ client, schema }), { migrationsFolder }),
     async listen(channel, fn) {
       // The embedded database lives in this process: its notices cannot be lost.
-      const stop = await client.listen(channel, fn);
-      return stop;
+      return threaded.listen(channel, fn);
     },
     async own(name) {
       // One process owns an embedded database: a set of the names this process holds is the whole lock.
@@ -246,7 +249,7 @@ async function openPglite(dataDir: string | undefined): Promise<OpenDatabase> {
         await client.query('select pg_advisory_unlock($1)', [key]);
       }
     },
-    close: () => client.close(),
+    close: () => threaded.close(),
   };
 }
 
