@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages, type GameListAnswer, type Order, type Purchase, type User } from '@keystore/contract';
 import { openDatabase, queryRows, type Database } from '../db/client.ts';
+import { CATALOG_CHANNEL } from '../modules/catalog/sync.ts';
 import { answers } from '../../../../scripts/server-process.ts';
 import { multipart } from '../test/multipart.ts';
 import { customerOver, customersIn, eventually, purchase, scratchDatabase, SHARED_POSTGRES, startInstance, type Instance } from '../test/cluster-kit.ts';
@@ -32,9 +33,15 @@ describe.skipIf(!SHARED_POSTGRES)('two instances on one PostgreSQL', () => {
     await scratch?.drop();
   });
 
+  /**
+   * Gives a game `stock` keys behind the instances' backs, as a supplier sync does, and tells them as
+   * a sync does (the catalogue's notice: each rebuilds its index). Only orders' stock moves are
+   * announced on their own (shown-stock.ts).
+   */
   const gameWithStock = async (stock: number, offset: number) => {
     const [game] = await queryRows<{ id: string }>(database.db, sql`select id from games where active order by popularity desc, id offset ${offset} limit 1`);
     await database.db.execute(sql`update games set supplier_stock = ${stock}, reserved = 0 where id = ${game!.id}`);
+    await database.notify(CATALOG_CHANNEL, 'test');
     return game!.id;
   };
 
