@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { orderMessages, type OrderStatus, type PaymentProviderName } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
+import { Conflict, NotFound } from '../../platform/errors.ts';
 import type { GameStock, StoreEventBus } from '../../platform/events.ts';
 import type { LibraryService } from '../library/ports.ts';
 import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport, ReceivedAmount } from '../payments/ports.ts';
@@ -36,8 +36,8 @@ export interface PaymentStatesDeps {
   config: Config;
   library: LibraryService;
   allocator: KeyAllocator;
+  /** Refunds, and the payment providers by name. */
   refunds: OrderRefunds;
-  providers: PaymentProvider[];
   log: FastifyBaseLogger;
   events: StoreEventBus;
 }
@@ -53,21 +53,18 @@ export class OrderNotPayable extends Conflict {
 
 export class PaymentStates implements PaymentOutcomes {
   private readonly deps: PaymentStatesDeps;
-  private readonly providers: ReadonlyMap<PaymentProviderName, PaymentProvider>;
 
   constructor(deps: PaymentStatesDeps) {
     this.deps = deps;
-    this.providers = new Map(deps.providers.map((provider) => [provider.name, provider]));
   }
 
   private get db() {
     return this.deps.database.db;
   }
 
+  /** The provider orders are paid and refunded through, by name (one lookup, in refunds.ts). */
   provider(name: PaymentProviderName): PaymentProvider {
-    const provider = this.providers.get(name);
-    if (!provider) throw new HttpError(503, orderMessages.paymentUnavailable);
-    return provider;
+    return this.deps.refunds.provider(name);
   }
 
   async markPaid(orderId: string, payment: PaymentReport = {}): Promise<PaymentOutcome> {

@@ -80,7 +80,6 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       library: deps.library,
       allocator: this.allocator,
       refunds,
-      providers: deps.providers,
       log: deps.log,
       events: deps.events,
     });
