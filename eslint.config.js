@@ -1,7 +1,9 @@
 // Lint rules, including the import boundaries of STYLE.md written as rules, not hopes:
 // the web app never imports the server, the contract imports neither app, no web feature
 // imports another feature (shared code moves down to ui/ or lib/), and a server module reaches
-// another only through that module's ports.ts (its tests and test kits excepted).
+// another only through that module's ports.ts (its tests and test kits excepted; a module's tables,
+// schema.ts, may name another's in a foreign key, and the few stores that join another module's
+// table import that module's schema.ts).
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -14,11 +16,17 @@ const features = readdirSync(new URL('./apps/web/src/features', import.meta.url)
 
 const serverNeverImportsWeb = { group: ['**/web/src/**', '@keystore/web'], message: 'The server never imports the web app.' };
 
-/** Another server module's file other than its ports.ts, from a module's folder (depth 0) or a folder inside it (depth 1). */
-const otherModulesInternals = (depth) => ({
-  regex: `^${'\\.\\./'.repeat(depth + 1)}(?!\\.\\./)[^/]+/(?!ports\\.ts$).+`,
+/**
+ * Another server module's file other than its ports.ts (or, where `allowed` says so, its schema.ts), from a
+ * module's folder (depth 0) or a folder inside it (depth 1).
+ */
+const otherModulesInternals = (depth, allowed = 'ports') => ({
+  regex: `^${'\\.\\./'.repeat(depth + 1)}(?!\\.\\./)[^/]+/(?!(?:${allowed})\\.ts$).+`,
   message: "A server module uses another only through that module's ports.ts (app.ts, the composition root, may use any).",
 });
+
+/** Files of a module that may import another module's schema.ts: its tables (foreign keys), and the stores that join another module's table. */
+const usesOtherModulesTables = ['apps/server/src/modules/*/schema.ts', 'apps/server/src/modules/orders/store.ts', 'apps/server/src/modules/auth/sessions.ts'];
 
 const webNeverImportsServer = { group: ['**/server/**', '@keystore/server', 'node:*'], message: 'The web app never imports the server.' };
 
@@ -102,4 +110,10 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [serverNeverImportsWeb, otherModulesInternals(depth)] }],
     },
   })),
+  {
+    files: usesOtherModulesTables,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [serverNeverImportsWeb, otherModulesInternals(0, 'ports|schema')] }],
+    },
+  },
 );

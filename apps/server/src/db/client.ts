@@ -4,8 +4,33 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import * as schema from './schema.ts';
+import * as adminTables from '../modules/admin/schema.ts';
+import * as authTables from '../modules/auth/schema.ts';
+import * as catalogTables from '../modules/catalog/schema.ts';
+import * as libraryTables from '../modules/library/schema.ts';
+import * as newsTables from '../modules/news/schema.ts';
+import * as notificationsTables from '../modules/notifications/schema.ts';
+import * as ordersTables from '../modules/orders/schema.ts';
+import * as paymentsTables from '../modules/payments/schema.ts';
+import * as supportTables from '../modules/support/schema.ts';
+import * as usersTables from '../modules/users/schema.ts';
+import * as platformTables from '../platform/schema.ts';
 import { ThreadedPglite } from './pglite-thread.ts';
+
+/** Every table, each declared next to the module that owns it (modules/<area>/schema.ts, platform/schema.ts). */
+export const schema = {
+  ...adminTables,
+  ...authTables,
+  ...catalogTables,
+  ...libraryTables,
+  ...newsTables,
+  ...notificationsTables,
+  ...ordersTables,
+  ...paymentsTables,
+  ...supportTables,
+  ...usersTables,
+  ...platformTables,
+};
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 

@@ -6,7 +6,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AuditAction, AuditEntry, AuditList } from '@keystore/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database, Db } from '../db/client.ts';
-import { auditLog } from '../db/schema.ts';
+import { auditLog } from './schema.ts';
 
 /** The admin who acts: the e-mail is kept with the id, so the record outlives the account. */
 export interface AuditActor {

@@ -11,7 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorSchema } from '@keystore/contract';
 import type { Db } from '../db/client.ts';
-import { images } from '../db/schema.ts';
+import { images } from './schema.ts';
 import { NotFound } from './errors.ts';
 import { NO_AUTH } from './openapi.ts';
 

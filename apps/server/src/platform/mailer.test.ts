@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { mailOutbox } from '../db/schema.ts';
+import { mailOutbox } from './schema.ts';
 import { buildTestApp, memoryLog, type TestApp } from '../test/helper.ts';
 import { codeIn, linkIn, startSmtpSink, type SmtpSink } from '../test/smtp-sink.ts';
 import { passwordResetMail, verificationMail } from './mail/account-mails.ts';

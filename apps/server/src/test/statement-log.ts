@@ -6,8 +6,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Database, Db } from '../db/client.ts';
-import * as schema from '../db/schema.ts';
+import { schema, type Database, type Db } from '../db/client.ts';
 
 export interface StatementLog {
   /** `database` with every query of its `db` handle logged, and the hook: give both to buildTestApp. */

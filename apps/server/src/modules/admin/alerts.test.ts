@@ -1,7 +1,8 @@
 // Operator alerts: each cause mails the admins through the outbox, at most once an hour, with a link.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox, syncRuns } from '../../db/schema.ts';
+import { mailOutbox } from '../../platform/schema.ts';
+import { syncRuns } from '../catalog/schema.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 
 describe('back office: operator alerts', () => {

@@ -4,7 +4,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages, type AdminGame, type AdminGameList, type AuditList, type Game, type GameListAnswer, type SyncRun } from '@keystore/contract';
-import { games, syncRuns } from '../../db/schema.ts';
+import { games, syncRuns } from '../catalog/schema.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 
 describe('back office: catalogue', () => {

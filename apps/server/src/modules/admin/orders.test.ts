@@ -3,7 +3,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages, type AdminOrder, type AdminOrderList, type AuditList } from '@keystore/contract';
-import { orderLines } from '../../db/schema.ts';
+import { orderLines } from '../orders/schema.ts';
 import { adminOrderBatches } from '../orders/admin-store.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 import { DemoSupplier } from '../supplier/demo.ts';

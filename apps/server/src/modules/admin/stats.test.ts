@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages, type AdminStats } from '@keystore/contract';
-import { supportMessages } from '../../db/schema.ts';
+import { supportMessages } from '../support/schema.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 import { periodOf } from './stats.ts';
 

@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminMessages, type AdminSupportList, type AdminSupportMessage, type AdminStats } from '@keystore/contract';
-import { mailOutbox } from '../../db/schema.ts';
+import { mailOutbox } from '../../platform/schema.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 
 describe('back office: support inbox', () => {

@@ -4,7 +4,7 @@
 import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { CODE_MAX_ATTEMPTS } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
-import { accountCodes } from '../../db/schema.ts';
+import { accountCodes } from './schema.ts';
 import { hashesEqual } from '../../platform/tokens.ts';
 
 export type CodePurpose = (typeof accountCodes.$inferSelect)['purpose'];

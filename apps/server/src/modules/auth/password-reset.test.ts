@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { accountMessages, validationMessages as v } from '@keystore/contract';
-import { accountCodes } from '../../db/schema.ts';
+import { accountCodes } from './schema.ts';
 import { codeIn, linkIn } from '../../test/smtp-sink.ts';
 import { authTestApp, type AuthTestApp } from './test-kit.ts';
 

@@ -6,7 +6,8 @@ import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose'
 import { LRUCache } from 'lru-cache';
 import { accountMessages, type Role } from '@keystore/contract';
 import { preparedOnce, type Database } from '../../db/client.ts';
-import { sessions, users } from '../../db/schema.ts';
+import { users } from '../users/schema.ts';
+import { sessions } from './schema.ts';
 import { Unauthorized } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 

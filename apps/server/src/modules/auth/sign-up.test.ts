@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { accountMessages, validationMessages as v, type Session } from '@keystore/contract';
-import { accountCodes, users } from '../../db/schema.ts';
+import { users } from '../users/schema.ts';
+import { accountCodes } from './schema.ts';
 import { codeIn, linkIn } from '../../test/smtp-sink.ts';
 import { authTestApp, HOME_IP, type AuthTestApp } from './test-kit.ts';
 

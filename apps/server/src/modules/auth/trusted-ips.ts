@@ -2,7 +2,7 @@
 // with the right password from any other address asks for a code first.
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { trustedIps } from '../../db/schema.ts';
+import { trustedIps } from './schema.ts';
 
 export async function isTrustedIp(db: Db, userId: string, ip: string): Promise<boolean> {
   const rows = await db

@@ -3,7 +3,7 @@
 import { and, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
 import { centsToEuro, type AdminGame, type SyncRun } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
-import { games, storeSettings, syncRuns } from '../../db/schema.ts';
+import { games, storeSettings, syncRuns } from './schema.ts';
 
 const MARKUP_KEY = 'markupPercent';
 /** A sync run not finished after this long was cut short (its instance died): it no longer blocks a new one. */

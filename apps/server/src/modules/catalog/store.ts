@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
-import { games, syncRuns } from '../../db/schema.ts';
+import { games, syncRuns } from './schema.ts';
 import type { GameStock } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
 import type { IndexedGame } from './search/catalog-index.ts';

@@ -2,7 +2,7 @@
 // inside its own transactions (`Db` may be a transaction).
 import { and, asc, count, desc, eq, gt, inArray, isNull, notLike, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { keyReveals, productKeys, vaultKeys } from '../../db/schema.ts';
+import { keyReveals, productKeys, vaultKeys } from './schema.ts';
 
 export type KeyRow = typeof productKeys.$inferSelect;
 export type NewKeyRow = typeof productKeys.$inferInsert;

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationMessages, type Notification } from '@keystore/contract';
-import { notifications, users } from '../../db/schema.ts';
+import { users } from '../users/schema.ts';
+import { notifications } from './schema.ts';
 import { newId } from '../../platform/ids.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 

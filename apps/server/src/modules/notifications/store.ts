@@ -1,7 +1,7 @@
 // Data access of the notifications module: its own two tables only.
 import { and, desc, eq, gte, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { notificationReads, notifications } from '../../db/schema.ts';
+import { notificationReads, notifications } from './schema.ts';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 export type NotificationWithRead = NotificationRow & { isRead: boolean };

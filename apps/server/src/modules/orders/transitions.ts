@@ -5,7 +5,7 @@
 import { inArray, is, SQL, sql } from 'drizzle-orm';
 import type { DeliveryStatus, OrderStatus, PaymentProviderName } from '@keystore/contract';
 import { queryRows, type Db } from '../../db/client.ts';
-import { orders } from '../../db/schema.ts';
+import { orders } from './schema.ts';
 
 /** The state an order is placed in (its first event comes from no state). */
 const PLACED_STATUS: OrderStatus = 'Awaiting payment';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Order, Purchase } from '@keystore/contract';
-import { paymentEvents } from '../../db/schema.ts';
+import { paymentEvents } from './schema.ts';
 import { FakeStripe, type StripeEvent } from '../../test/fake-stripe.ts';
 import { DemoSupplier } from '../supplier/demo.ts';
 import type { SupplierOrderLine } from '../supplier/supplier.ts';

@@ -4,7 +4,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { PaymentProviderName } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
-import { paymentEvents } from '../../db/schema.ts';
+import { paymentEvents } from './schema.ts';
 
 export interface PaymentEvent {
   provider: PaymentProviderName;

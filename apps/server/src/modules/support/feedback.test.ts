@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supportMessages as messages, validationMessages } from '@keystore/contract';
-import { supportMessages } from '../../db/schema.ts';
+import { supportMessages } from './schema.ts';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
 import { SessionService } from '../auth/sessions.ts';
 import { UsersService } from '../users/service.ts';

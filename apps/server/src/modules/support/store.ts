@@ -2,7 +2,7 @@
 import { count, desc, eq } from 'drizzle-orm';
 import type { FeedbackRequest, SupportStatus } from '@keystore/contract';
 import type { Database, Db } from '../../db/client.ts';
-import { supportMessages } from '../../db/schema.ts';
+import { supportMessages } from './schema.ts';
 import { newId } from '../../platform/ids.ts';
 
 /** A message of the form, with the account it was sent from (if any) and the client address. */

@@ -3,7 +3,7 @@
 import { and, count, desc, eq, gte, ilike, isNull, lt, or, sql } from 'drizzle-orm';
 import { adminMessages, type Role } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
+import { users } from './schema.ts';
 import { Conflict } from '../../platform/errors.ts';
 import type { UserRow } from './store.ts';
 

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@keystore/contract';
 import type { Database } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
+import { users } from './schema.ts';
 import { signedInUser, type SignedInUser } from '../../test/accounts.ts';
 import { buildTestApp, freshDatabase, type TestApp } from '../../test/helper.ts';
 import { multipart } from '../../test/multipart.ts';

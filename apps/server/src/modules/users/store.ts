@@ -1,6 +1,6 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { preparedOnce, type Db } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
+import { users } from './schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;

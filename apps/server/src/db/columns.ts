@@ -1,0 +1,15 @@
+// Column helpers shared by the tables, which live with the modules that own them (modules/*/schema.ts,
+// platform/schema.ts).
+import { sql } from 'drizzle-orm';
+import { customType, timestamp } from 'drizzle-orm/pg-core';
+
+/** `'a', 'b'`: a list of known values for a CHECK constraint. */
+export const listOf = (values: readonly string[]) => sql.raw(values.map((value) => `'${value.replaceAll("'", "''")}'`).join(', '));
+
+export const moment = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** PostgreSQL's bytea as a Buffer from both drivers (PGlite answers a Uint8Array). */
+export const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});

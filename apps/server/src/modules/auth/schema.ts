@@ -1,0 +1,57 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { moment } from '../../db/columns.ts';
+import { users } from '../users/schema.ts';
+
+/** A signed-in device. A JWT names its session, so ending the row ends the token at once. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: moment('created_at').notNull().default(sql`now()`),
+    expiresAt: moment('expires_at').notNull(),
+    revokedAt: moment('revoked_at'),
+  },
+  (table) => [index('sessions_user_idx').on(table.userId)],
+);
+
+/**
+ * Single-use secrets sent by e-mail: 6-digit codes (e-mail verification, new device) and password
+ * reset tokens. Only a hash is stored; a code dies when used, expired or tried too often.
+ */
+export const accountCodes = pgTable(
+  'account_codes',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<'verify-email' | 'new-device' | 'reset-password'>().notNull(),
+    secretHash: text('secret_hash').notNull(),
+    /** For a new-device code: the address it will trust once verified. */
+    ip: text('ip'),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: moment('created_at').notNull().default(sql`now()`),
+    expiresAt: moment('expires_at').notNull(),
+    usedAt: moment('used_at'),
+  },
+  (table) => [index('account_codes_user_purpose_idx').on(table.userId, table.purpose)],
+);
+
+/** Addresses from which an account has verified a login; a login from elsewhere asks for a code. */
+export const trustedIps = pgTable(
+  'trusted_ips',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    ip: text('ip').notNull(),
+    verifiedAt: moment('verified_at').notNull().default(sql`now()`),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.ip] })],
+);

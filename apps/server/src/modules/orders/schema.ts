@@ -1,0 +1,108 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, inet, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { DELIVERY_STATUSES, ORDER_STATUSES, type DeliveryStatus, type OrderStatus, type PaymentProviderName } from '@keystore/contract';
+import { listOf, moment } from '../../db/columns.ts';
+import { games } from '../catalog/schema.ts';
+import { users } from '../users/schema.ts';
+
+/**
+ * Orders. Money in euro cents, priced from the catalogue when placed. The buyer is kept
+ * as a reference that turns null when the account is deleted: the order stays for the books.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status').$type<OrderStatus>().notNull(),
+    deliveryStatus: text('delivery_status').$type<DeliveryStatus>().notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull().default('EUR'),
+    provider: text('provider').$type<PaymentProviderName>().notNull(),
+    /** The provider's reference for the payment (a Stripe Checkout Session or payment intent). */
+    providerRef: text('provider_ref'),
+    declineReason: text('decline_reason'),
+    createdAt: moment('created_at').notNull().default(sql`now()`),
+    expiresAt: moment('expires_at').notNull(),
+    paidAt: moment('paid_at'),
+    deliveredAt: moment('delivered_at'),
+    refundedAt: moment('refunded_at'),
+    /** The supplier's order for our keys, once placed (placed with our order id, so never twice). */
+    supplierOrderId: text('supplier_order_id'),
+    /** Allocation runs so far; the retry delay grows with it. (A run holds the order by an advisory lock, decision 013.) */
+    allocationAttempts: integer('allocation_attempts').notNull().default(0),
+    /** When the retry job next tries a paid order whose keys are not all in. */
+    nextAllocationAt: moment('next_allocation_at'),
+    lastAllocationError: text('last_allocation_error'),
+    /** The "delivery is delayed" mail goes out once. */
+    delayNoticeAt: moment('delay_notice_at'),
+    /** The Idempotency-Key the order was placed with, if any: one order per key and customer (decision 015). */
+    idempotencyKey: text('idempotency_key'),
+    /** SHA-256 of the items the key was first sent with, so the same key with other items is refused. */
+    requestHash: text('request_hash'),
+    /** The client address the order was placed from: what one address holds unpaid is capped (decision 016). */
+    placedFrom: inet('placed_from'),
+  },
+  (table) => [
+    index('orders_user_created_idx').on(table.userId, table.createdAt),
+    index('orders_awaiting_placed_from_idx').on(table.placedFrom).where(sql`${table.status} = 'Awaiting payment'`),
+    uniqueIndex('orders_user_idempotency_key_idx').on(table.userId, table.idempotencyKey).where(sql`${table.idempotencyKey} is not null`),
+    index('orders_awaiting_expiry_idx').on(table.expiresAt).where(sql`${table.status} = 'Awaiting payment'`),
+    index('orders_undelivered_idx').on(table.nextAllocationAt).where(sql`${table.status} = 'Paid' and ${table.deliveryStatus} <> 'Delivered'`),
+    // The states of orders/transitions.ts; the moves between them are checked there (decision 019).
+    check('orders_status_check', sql`${table.status} in (${listOf(ORDER_STATUSES)})`),
+    check('orders_delivery_status_check', sql`${table.deliveryStatus} in (${listOf(DELIVERY_STATUSES)})`),
+  ],
+);
+
+/**
+ * Every change of an order's status or delivery status (decision 019): the timeline the back office
+ * shows. `from_status` is null for the first event (the order placed); `actor` is `customer:<id>`,
+ * `admin:<id>`, `provider:<name>` or `system:<job>`.
+ */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    at: moment('at').notNull().default(sql`now()`),
+    kind: text('kind').$type<'status' | 'delivery'>().notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    actor: text('actor').notNull(),
+    reason: text('reason'),
+  },
+  (table) => [
+    index('order_events_order_idx').on(table.orderId, table.id),
+    check('order_events_kind_check', sql`${table.kind} in ('status', 'delivery')`),
+  ],
+);
+
+/** The lines of an order, with what the catalogue said when it was placed (title, image, prices). */
+export const orderLines = pgTable(
+  'order_lines',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
+    supplierProductId: text('supplier_product_id').notNull(),
+    title: text('title').notNull(),
+    image: text('image'),
+    platform: text('platform').notNull(),
+    quantity: integer('quantity').notNull(),
+    unitPriceCents: integer('unit_price_cents').notNull(),
+    /** The supplier's price when the order was placed; the keys are bought at its price when paid (allocation.ts). */
+    supplierPriceCents: integer('supplier_price_cents').notNull(),
+    /** Set when this line's money went back without its keys (the supplier's price rose above what the buyer paid). */
+    refundedAt: moment('refunded_at'),
+    refundReason: text('refund_reason'),
+  },
+  (table) => [uniqueIndex('order_lines_order_game_idx').on(table.orderId, table.gameId)],
+);
