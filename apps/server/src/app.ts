@@ -9,12 +9,14 @@ import { adminCatalogRoutes } from './modules/admin/catalog-routes.ts';
 import { adminOrderRoutes } from './modules/admin/order-routes.ts';
 import { adminStatsRoutes } from './modules/admin/stats-routes.ts';
 import { adminSupportRoutes } from './modules/admin/support-routes.ts';
+import { adminSellerRoutes } from './modules/admin/seller-routes.ts';
 import { adminUserRoutes } from './modules/admin/user-routes.ts';
 import { aiFromConfig } from './modules/ai/provider.ts';
 import { registerAuth } from './modules/auth/plugin.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { CatalogService, type CatalogOptions } from './modules/catalog/service.ts';
 import { devMailRoutes } from './modules/dev-mail/routes.ts';
+import { Ledger } from './modules/ledger/service.ts';
 import { libraryRoutes } from './modules/library/routes.ts';
 import { LibraryService } from './modules/library/service.ts';
 import { newsRoutes } from './modules/news/routes.ts';
@@ -26,6 +28,8 @@ import { ordersRoutes } from './modules/orders/routes.ts';
 import { OrdersService } from './modules/orders/service.ts';
 import { paymentsFromConfig, registerPaymentRoutes } from './modules/payments/plugin.ts';
 import { headHtml, pageHead, storeMetaHtml } from './modules/seo/pages.ts';
+import { sellerRoutes } from './modules/sellers/routes.ts';
+import { SellersService } from './modules/sellers/service.ts';
 import { seoRoutes } from './modules/seo/routes.ts';
 import { supplierFromConfig } from './modules/supplier/from-config.ts';
 import type { Supplier } from './modules/supplier/supplier.ts';
@@ -64,6 +68,8 @@ declare module 'fastify' {
     orders: OrdersService;
     orderJobs: OrderJobs;
     alerts: OperatorAlerts;
+    ledger: Ledger;
+    sellers: SellersService;
   }
 }
 
@@ -104,7 +110,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   notifications.subscribeTo(events);
   const library = new LibraryService(database, catalog, new KeyRing(config.secrets.keyEncryption, config.secrets.keyEncryptionPrevious));
   const payments = paymentsFromConfig(config);
-  const orders = new OrdersService({ database, config, library, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission });
+  const ledger = new Ledger(database, app.log);
+  const sellers = new SellersService({ database, library, ledger, events });
+  const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission });
   const users = new UsersService(database, config, orders);
   // One AI client (or none: the offline assistant and writer) for support and news.
   const ai = aiFromConfig(config);
@@ -127,6 +135,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('news', news);
   app.decorate('orderJobs', orderJobs);
   app.decorate('alerts', alerts);
+  app.decorate('ledger', ledger);
+  app.decorate('sellers', sellers);
 
   // Their lives: started once the app is ready, stopped with it.
   app.addHook('onReady', () => catalog.start());
@@ -144,6 +154,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onReady', () => orderJobs.start());
   app.addHook('onClose', () => orderJobs.stop());
+  app.addHook('onReady', () => ledger.start());
+  app.addHook('onClose', () => ledger.stop());
   app.addHook('onReady', () => alerts.start());
   app.addHook('onClose', () => alerts.stop());
   // After the deliveries under way: what their events start is waited for too.
@@ -167,12 +179,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(supportRoutes, { support });
   await app.register(notificationsRoutes, { notifications });
   await app.register(newsRoutes, { news });
+  await app.register(sellerRoutes, { sellers, ledger, accounts });
   // The back office (decision 023): composed from the modules that own the data.
   await app.register(adminAuditRoutes, { database });
   await app.register(adminOrderRoutes, { orders, users });
   await app.register(adminStatsRoutes, { orders, users, support });
   await app.register(adminUserRoutes, { users, auth, notifications, database });
-  await app.register(adminCatalogRoutes, { catalog, users, database });
+  await app.register(adminCatalogRoutes, { catalog, users, sellers, database });
+  await app.register(adminSellerRoutes, { sellers, ledger, users, database, payoutMinimumCents: config.payoutMinimumCents });
   await app.register(adminSupportRoutes, { support, users });
   const storeMeta = storeMetaHtml({ supportEmail: config.mail.supportEmail });
   await registerWebApp(app, config.webDist, async (pathname, chunks) => {

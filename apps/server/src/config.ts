@@ -37,6 +37,8 @@ const environmentSchema = z.object({
   SUPPLIER_SYNC_CRON: z.string().default('0 */4 * * *'),
   SUPPLIER_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   PRICE_MARKUP_PERCENT: z.coerce.number().min(0).max(1000).default(5),
+  /** Euro: a seller's available balance is paid out only from this much (issue 23). */
+  PAYOUT_MINIMUM: z.coerce.number().min(0).max(100_000).default(20),
   PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
@@ -141,6 +143,7 @@ function shapeConfig(e: CheckedEnvironment) {
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     /** Multiplies every budget-like limit: 1 in a shop; benchmarks raise it. */
     rateLimitScale: e.RATE_LIMIT_SCALE,
+    payoutMinimumCents: Math.round(e.PAYOUT_MINIMUM * 100),
     purchaseConcurrency: e.PURCHASE_CONCURRENCY,
     analyticsScriptUrl: e.ANALYTICS_SCRIPT_URL,
     /** The built web app; the server serves it when the folder exists. */

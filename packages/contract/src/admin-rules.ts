@@ -36,6 +36,9 @@ export const AUDIT_ACTIONS = [
   'support.reply',
   'news.publish',
   'notification.publish',
+  'seller.update',
+  'payout.run',
+  'payout.paid',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

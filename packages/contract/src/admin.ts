@@ -16,6 +16,7 @@ import {
 import { idField, safeText } from './fields.ts';
 import { purchaseHistoryEntrySchema } from './accounts.ts';
 import { orderSchema } from './orders.ts';
+import { sellerCommissionSettingsSchema } from './sellers.ts';
 
 /** A real calendar day (2026-02-30 is refused here, not by the database). */
 const day = safeText(m.dateInvalid)
@@ -214,10 +215,18 @@ export const adminGamePatchSchema = z.object({
 });
 export type AdminGamePatch = z.input<typeof adminGamePatchSchema>;
 
-export const adminSettingsSchema = z.object({ markupPercent: z.number() }).meta({ id: 'AdminSettings' });
+export const adminSettingsSchema = z
+  .object({
+    markupPercent: z.number(),
+    /** The commission every seller pays unless the owner set one for it: a percent of the net price plus a fixed euro amount. */
+    sellerCommissionPercent: z.number(),
+    sellerCommissionFixed: z.number(),
+  })
+  .meta({ id: 'AdminSettings' });
 export type AdminSettings = z.infer<typeof adminSettingsSchema>;
 export const adminSettingsPatchSchema = z.object({
-  markupPercent: z.number({ error: m.markupRange }).min(MARKUP_PERCENT_MIN, m.markupRange).max(MARKUP_PERCENT_MAX, m.markupRange),
+  markupPercent: z.number({ error: m.markupRange }).min(MARKUP_PERCENT_MIN, m.markupRange).max(MARKUP_PERCENT_MAX, m.markupRange).optional(),
+  ...sellerCommissionSettingsSchema,
 });
 export type AdminSettingsPatch = z.input<typeof adminSettingsPatchSchema>;
 

@@ -19,6 +19,7 @@ export * from './notification-rules.ts';
 export * from './news-rules.ts';
 export * from './pages.ts';
 export * from './admin-rules.ts';
+export * from './seller-rules.ts';
 
 // Zod schemas of requests and answers.
 export * from './fields.ts';
@@ -30,3 +31,4 @@ export * from './support.ts';
 export * from './notifications.ts';
 export * from './news.ts';
 export * from './admin.ts';
+export * from './sellers.ts';

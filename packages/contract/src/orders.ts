@@ -17,8 +17,9 @@ import { orderMessages as m } from './messages.ts';
 import { cardDigits, cardholderNameProblem, cardNumberProblem, cvcProblem, expiryProblem } from './payment-rules.ts';
 
 /**
- * What the cart sends. Only game ids and quantities: the server prices the order from the
- * catalogue, so any price a client adds is dropped by the schema. A game listed twice is one line.
+ * What the cart sends: game ids and quantities, with the offer chosen and the price shown where the cart
+ * has them. The server prices the order from the offers; a shown price only guards against paying more
+ * than the buyer saw. A game listed twice (with the same offer, or none) is one line.
  */
 export const createOrderRequestSchema = z.object({
   items: z
@@ -31,6 +32,10 @@ export const createOrderRequestSchema = z.object({
           .int(m.quantityInvalid)
           .min(1, m.quantityInvalid)
           .max(ORDER_LINE_MAX_QUANTITY, m.quantityInvalid),
+        /** A specific offer the buyer chose on the game page; without it, the best offers are taken. */
+        offerId: z.string().regex(/^[0-9a-z]{16,24}$/, m.gameIdRequired).optional(),
+        /** The unit price (euro) the cart showed: when the offers now cost more, the order is a 409 with the new prices. */
+        expectedPrice: z.number().nonnegative().max(1_000_000).optional(),
       }),
       { error: m.emptyOrder },
     )
@@ -38,6 +43,12 @@ export const createOrderRequestSchema = z.object({
     .max(ORDER_MAX_LINES, m.tooManyLines),
 });
 export type CreateOrderRequest = z.input<typeof createOrderRequestSchema>;
+
+/** A 409 of POST /api/orders; when the best offers now cost more than the cart showed, with the new unit prices (euro). */
+export const priceConflictSchema = z
+  .object({ error: z.string(), prices: z.array(z.object({ gameId: z.string(), price: z.number() })).optional() })
+  .meta({ id: 'PriceConflict' });
+export type PriceConflict = z.infer<typeof priceConflictSchema>;
 
 /**
  * The headers POST /api/orders reads besides the session's. Loose: the other headers pass through
@@ -69,6 +80,9 @@ export const orderLineSchema = z
     amount: z.number(),
     /** Keys in the buyer's library for this line (voided keys not counted). */
     keysDelivered: z.number().int(),
+    /** The offer and seller the line's keys come from. */
+    offerId: z.string(),
+    seller: z.string(),
   })
   .meta({ id: 'OrderLine' });
 export type OrderLine = z.infer<typeof orderLineSchema>;

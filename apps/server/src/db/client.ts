@@ -7,11 +7,13 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as adminTables from '../modules/admin/schema.ts';
 import * as authTables from '../modules/auth/schema.ts';
 import * as catalogTables from '../modules/catalog/schema.ts';
+import * as ledgerTables from '../modules/ledger/schema.ts';
 import * as libraryTables from '../modules/library/schema.ts';
 import * as newsTables from '../modules/news/schema.ts';
 import * as notificationsTables from '../modules/notifications/schema.ts';
 import * as ordersTables from '../modules/orders/schema.ts';
 import * as paymentsTables from '../modules/payments/schema.ts';
+import * as sellersTables from '../modules/sellers/schema.ts';
 import * as supportTables from '../modules/support/schema.ts';
 import * as usersTables from '../modules/users/schema.ts';
 import * as platformTables from '../platform/schema.ts';
@@ -22,11 +24,13 @@ export const schema = {
   ...adminTables,
   ...authTables,
   ...catalogTables,
+  ...ledgerTables,
   ...libraryTables,
   ...newsTables,
   ...notificationsTables,
   ...ordersTables,
   ...paymentsTables,
+  ...sellersTables,
   ...supportTables,
   ...usersTables,
   ...platformTables,
@@ -55,7 +59,7 @@ export function preparedOnce<T>(build: (db: Db) => T): (db: Db) => T {
 }
 
 /** Advisory lock keys: one per job that must run once per cluster. */
-export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010, operatorAlerts: 7_301_011 } as const;
+export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010, operatorAlerts: 7_301_011, ledgerRelease: 7_301_012 } as const;
 
 /**
  * Namespaces (first key) of the transaction-level advisory locks that serialise the placements of one

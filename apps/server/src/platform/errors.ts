@@ -6,10 +6,13 @@ import { catalogMessages, requestMessages } from '@keystore/contract';
 export class HttpError extends Error {
   readonly status: number;
   readonly headers: Record<string, string>;
-  constructor(status: number, message: string, headers: Record<string, string> = {}) {
+  /** Fields the answer carries besides `error` (a price conflict's new prices). */
+  readonly details: Record<string, unknown> | undefined;
+  constructor(status: number, message: string, headers: Record<string, string> = {}, details?: Record<string, unknown>) {
     super(message);
     this.status = status;
     this.headers = headers;
+    this.details = details;
   }
 }
 export class Invalid extends HttpError {
@@ -60,7 +63,8 @@ function answer(error: FastifyError | HttpError, request: FastifyRequest, reply:
   const { status, message, headers } = answerFor(error);
   if (status >= 500) request.log.error({ err: error }, 'request failed');
   else if (databaseState(error)) request.log.warn({ err: error }, 'request refused by the database');
-  return reply.code(status).headers(headers).send({ error: message });
+  const details = error instanceof HttpError ? error.details : undefined;
+  return reply.code(status).headers(headers).send({ ...details, error: message });
 }
 
 interface ErrorAnswer {

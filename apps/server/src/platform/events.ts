@@ -23,6 +23,8 @@ interface OrderSubject {
 export interface GameStock {
   gameId: string;
   stock: number;
+  /** The price the game shows now (its best offer's), when the move may have changed it. */
+  priceCents?: number | undefined;
 }
 
 /** Events told after their change is committed. */

@@ -40,7 +40,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       // Relative: the API is at the origin that serves this description, whatever PUBLIC_URL says.
       servers: [{ url: '/', description: 'This store' }],
       tags: TAGS,
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          sellerApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: "A seller's API key (POST /api/seller/api-keys), for /api/seller/*" },
+        },
+      },
     },
     transform: jsonSchemaTransform,
     transformObject: (document) => withoutUnusedSchemas(jsonSchemaTransformObject(document)),

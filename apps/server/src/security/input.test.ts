@@ -204,7 +204,9 @@ function problemWith(answer: Answer): string | undefined {
       return 'error answer is not JSON';
     }
     const keys = body && typeof body === 'object' ? Object.keys(body) : [];
-    if (keys.length !== 1 || typeof (body as { error?: unknown }).error !== 'string') return 'error answer is not {error}';
+    // A placement's 409 may add the new prices the cart should show (priceConflictSchema), nothing else.
+    const allowed = answer.status === 409 ? ['error', 'prices'] : ['error'];
+    if (!keys.includes('error') || keys.some((key) => !allowed.includes(key)) || typeof (body as { error?: unknown }).error !== 'string') return 'error answer is not {error}';
   }
   return undefined;
 }

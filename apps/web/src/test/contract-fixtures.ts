@@ -89,7 +89,7 @@ export function testGame(overrides: Partial<Game> = {}): Game {
 
 /** An order line: one key of Hades at €19.99 unless `overrides` says otherwise. */
 export function testOrderLine(overrides: Partial<OrderLine> = {}): OrderLine {
-  const line = { gameId: 'g1', title: 'Hades', image: '/media/covers/g1.svg', platform: 'PC', quantity: 1, unitPrice: 19.99, keysDelivered: 0, ...overrides };
+  const line = { gameId: 'g1', title: 'Hades', image: '/media/covers/g1.svg', platform: 'PC', quantity: 1, unitPrice: 19.99, keysDelivered: 0, offerId: 'hg1', seller: 'Keystore', ...overrides };
   return { ...line, amount: overrides.amount ?? Math.round(line.unitPrice * 100 * line.quantity) / 100 };
 }
 

@@ -16,6 +16,7 @@ import type { Database } from '../../db/client.ts';
 import { recordAudit } from '../../platform/audit.ts';
 import { Conflict } from '../../platform/errors.ts';
 import type { CatalogService } from '../catalog/ports.ts';
+import type { SellersService } from '../sellers/ports.ts';
 import type { UsersService } from '../users/ports.ts';
 import { actorOf } from './actor.ts';
 
@@ -25,10 +26,14 @@ const denied = { 401: errorSchema, 403: errorSchema };
 const SYNC_RUNS = 50;
 
 /** The back office's catalogue: sync runs and "Sync now", the owner's choices per game, and the markup. */
-export const adminCatalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; users: UsersService; database: Database }> = async (
+export const adminCatalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; users: UsersService; sellers: SellersService; database: Database }> = async (
   app,
-  { catalog, users, database },
+  { catalog, users, sellers, database },
 ) => {
+  const settingsNow = async () => {
+    const [markupPercent, commission] = await Promise.all([catalog.markupPercent(), sellers.defaultCommission()]);
+    return { markupPercent, sellerCommissionPercent: commission.percent, sellerCommissionFixed: commission.fixedCents / 100 };
+  };
   app.get(
     '/api/admin/sync-runs',
     {
@@ -106,9 +111,9 @@ export const adminCatalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService
     '/api/admin/settings',
     {
       onRequest: app.requireAdmin,
-      schema: { operationId: 'adminSettings', tags, summary: 'The store’s settings: the markup over the supplier’s prices', security: bearer, response: { 200: adminSettingsSchema, ...denied } },
+      schema: { operationId: 'adminSettings', tags, summary: 'The store’s settings: the markup over the supplier’s prices and the sellers’ default commission', security: bearer, response: { 200: adminSettingsSchema, ...denied } },
     },
-    async () => ({ markupPercent: await catalog.markupPercent() }),
+    async () => settingsNow(),
   );
 
   app.patch(
@@ -118,7 +123,7 @@ export const adminCatalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService
       schema: {
         operationId: 'adminUpdateSettings',
         tags,
-        summary: 'Sets the markup (0–30 %); prices follow from the next sync',
+        summary: 'Sets the markup (0–30 %; prices follow from the next sync) and the sellers\' default commission (their offers are repriced at once)',
         security: bearer,
         body: adminSettingsPatchSchema,
         response: { 200: adminSettingsSchema, 400: errorSchema, ...denied },
@@ -126,10 +131,18 @@ export const adminCatalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService
     },
     async (request) => {
       const actor = await actorOf(users, request);
-      const before = await catalog.markupPercent();
-      await catalog.setMarkupPercent(request.body.markupPercent);
-      await recordAudit(database.db, { actor, action: 'settings.update', target: { type: 'settings', id: 'markupPercent' }, before: { markupPercent: before }, after: request.body });
-      return { markupPercent: request.body.markupPercent };
+      const before = await settingsNow();
+      const { markupPercent, sellerCommissionPercent, sellerCommissionFixed } = request.body;
+      if (markupPercent !== undefined) await catalog.setMarkupPercent(markupPercent);
+      if (sellerCommissionPercent !== undefined || sellerCommissionFixed !== undefined) {
+        await sellers.setDefaultCommission({
+          percent: sellerCommissionPercent,
+          fixedCents: sellerCommissionFixed === undefined ? undefined : Math.round(sellerCommissionFixed * 100),
+        });
+      }
+      const after = await settingsNow();
+      await recordAudit(database.db, { actor, action: 'settings.update', target: { type: 'settings', id: 'store' }, before, after });
+      return after;
     },
   );
 };

@@ -117,9 +117,13 @@ describe('back office: orders', () => {
     });
     expect(detail.body.keys).toHaveLength(1);
     const masked = detail.body.keys[0]!.masked;
-    const serial = receipt!.text.split('\n').find((line) => line.startsWith('    '))!.trim();
-    expect(masked.slice(-4)).toBe(serial.slice(-4));
     expect(detail.body.keys[0]!.revealed).toBe(false);
+    // The receipt links to the library and carries no key (issue 23); the buyer reveals it there.
+    expect(receipt!.text).toContain(`/library?order=${orderId}`);
+    const [purchase] = (await t.app.inject({ url: '/api/purchases', headers: buyer.headers })).json<Array<{ _id: string }>>();
+    const serial = (await t.app.inject({ url: `/api/purchases/${purchase!._id}/key`, headers: buyer.headers })).json<{ key: string }>().key;
+    expect(receipt!.text).not.toContain(serial);
+    expect(masked.slice(-4)).toBe(serial.slice(-4));
     expect(JSON.stringify(detail.body)).not.toContain(serial);
     expect(detail.body.timeline.map((event) => [event.kind, event.from, event.to, event.actor.split(':')[0]])).toEqual([
       ['status', null, 'Awaiting payment', 'customer'],

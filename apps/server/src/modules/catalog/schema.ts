@@ -30,6 +30,9 @@ export const games = pgTable(
     reserved: integer('reserved').notNull().default(0),
     /** What can still be sold: the supplier's quantity less our reservations, never below zero (decision 013). */
     stock: integer('stock').notNull().generatedAlwaysAs(sql`greatest(supplier_stock - reserved, 0)`),
+    /** The cheapest sellable seller offer, and the keys all sellers have on sale (sellers/store.ts refreshMarket, decision 029). */
+    marketPriceCents: integer('market_price_cents'),
+    marketStock: integer('market_stock').notNull().default(0),
     popularity: integer('popularity').notNull().default(0),
     releaseDate: text('release_date'),
     /** Release date when known, else when we first listed it: what "Newest" sorts by. */

@@ -13,7 +13,7 @@ import { CatalogIndex, type CatalogQuery } from './search/catalog-index.ts';
 import { IndexSnapshot } from './index-snapshot.ts';
 import { ShownStock } from './shown-stock.ts';
 import { biggestPriceDrops, catalogStamp, countGames, findGame, findGameDetails, loadIndexBatches, parseIndexBatch, stampTime, type GameRow } from './store.ts';
-import type { StoreEventBus } from '../../platform/events.ts';
+import type { GameStock, StoreEventBus } from '../../platform/events.ts';
 import type { Supplier } from '../supplier/ports.ts';
 import { CATALOG_CHANNEL, syncCatalog, type SyncOutcome } from './sync.ts';
 
@@ -86,9 +86,12 @@ export class CatalogService {
     return this.generation;
   }
 
-  private showStock(games: ReadonlyArray<{ gameId: string; stock: number }>): void {
+  private showStock(games: ReadonlyArray<GameStock>): void {
     let moved = false;
-    for (const game of games) if (this.index.setStock(game.gameId, game.stock)) moved = true;
+    for (const game of games) {
+      if (this.index.setStock(game.gameId, game.stock)) moved = true;
+      if (game.priceCents !== undefined && this.index.setPrice(game.gameId, game.priceCents)) moved = true;
+    }
     if (moved) this.generation += 1;
   }
 

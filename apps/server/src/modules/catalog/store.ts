@@ -6,6 +6,12 @@ import type { GameStock } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
 import type { IndexedGame } from './search/catalog-index.ts';
 import type { SupplierProduct } from '../supplier/ports.ts';
+import { SHOWN_PRICE, SHOWN_STOCK } from '../sellers/ports.ts';
+
+/** `(a, b, c)`: a list of parameters for `in` (never empty). */
+function inList(values: readonly string[]) {
+  return sql`(${sql.join(values.map((value) => sql`${value}`), sql`, `)})`;
+}
 
 export type GameRow = typeof games.$inferSelect;
 
@@ -200,12 +206,12 @@ export async function loadIndexBatches(db: Db): Promise<string[]> {
       const [answer] = await queryRows<{ batch: string; size: number }>(
         db,
         sql`select coalesce(json_agg(json_build_array(
-              id, title, image, cover_image, platform, type, genres, region, languages, pegi, price_cents,
-              original_price_cents, stock, active, popularity + case when featured then ${FEATURED_LEAD} else 0 end,
+              id, title, image, cover_image, platform, type, genres, region, languages, pegi, ${SHOWN_PRICE},
+              original_price_cents, ${SHOWN_STOCK}, true, popularity + case when featured then ${FEATURED_LEAD} else 0 end,
               (extract(epoch from released_at) * 1000)::float8,
               (extract(epoch from created_at) * 1000)::float8
             ))::text, '[]') as batch, count(*)::int as size
-            from games where not hidden and mod(abs(hashtext(id)::bigint), ${parts}) = ${part}`,
+            from games g where not hidden and mod(abs(hashtext(id)::bigint), ${parts}) = ${part}`,
       );
       if (answer!.size > 0) batches.push(answer!.batch);
     }
@@ -248,24 +254,20 @@ export function stampTime(stamp: string): number {
  * updated_at. One statement, so `at` is the time of the snapshot the rows come from.
  */
 export async function stockChangedSince(db: Db, since: number): Promise<{ at: number; changed: GameStock[] }> {
-  const rows = await queryRows<{ at: number; id: string | null; stock: number | null }>(
+  const rows = await queryRows<{ at: number; id: string | null; stock: number | null; price: number | null }>(
     db,
-    sql`select (extract(epoch from now()) * 1000)::float8 as at, g.id, g.stock
+    sql`select (extract(epoch from now()) * 1000)::float8 as at, c.id, c.stock, c.price
         from (select 1) one left join lateral (
-          select id, case when active then stock else 0 end as stock from games where updated_at >= to_timestamp(${since / 1000})
-        ) g on true`,
+          select g.id, ${SHOWN_STOCK} as stock, ${SHOWN_PRICE} as price from games g where g.updated_at >= to_timestamp(${since / 1000})
+        ) c on true`,
   );
-  return { at: rows[0]!.at, changed: rows.flatMap((row) => (row.id === null ? [] : [{ gameId: row.id, stock: row.stock! }])) };
+  return { at: rows[0]!.at, changed: rows.flatMap((row) => (row.id === null ? [] : [{ gameId: row.id, stock: row.stock!, priceCents: row.price! }])) };
 }
 
-/** The listed stock of some games (none for a product no longer in the feed). */
+/** The shown stock and price of some games: the house's (none once it left the feed) and the sellers' offers. */
 export async function stockOf(db: Db, ids: string[]): Promise<GameStock[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .select({ gameId: games.id, stock: sql<number>`case when ${games.active} then ${games.stock} else 0 end` })
-    .from(games)
-    .where(inArray(games.id, ids));
-  return rows;
+  return queryRows<GameStock>(db, sql`select g.id as "gameId", ${SHOWN_STOCK} as stock, ${SHOWN_PRICE} as "priceCents" from games g where g.id in ${inList(ids)}`);
 }
 
 type IndexRowTuple = [

@@ -33,7 +33,8 @@ export const productKeys = pgTable(
     voidReason: text('void_reason'),
   },
   (table) => [
-    uniqueIndex('product_keys_game_serial_idx').on(table.gameId, table.serialHash),
+    // A key voided unseen by a refund may be sold again (a seller's, back on its shelf); a live key never twice.
+    uniqueIndex('product_keys_game_serial_idx').on(table.gameId, table.serialHash).where(sql`${table.voidedAt} is null`),
     uniqueIndex('product_keys_line_position_idx').on(table.lineId, table.position),
     index('product_keys_user_idx').on(table.userId, table.deliveredAt),
     index('product_keys_order_idx').on(table.orderId),

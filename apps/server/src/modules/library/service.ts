@@ -14,6 +14,7 @@ import {
   liveKeysPerLine,
   ownedKey,
   recordReveal,
+  voidKeysOfLines,
   voidKeysOfOrder,
 } from './store.ts';
 
@@ -118,6 +119,26 @@ export class LibraryService {
 
   voidKeysOfOrder(db: Db, orderId: string, reason: string): Promise<number> {
     return voidKeysOfOrder(db, orderId, reason);
+  }
+
+  /** Voids the live keys of some lines of an order; answers each with whether its owner ever revealed it. */
+  voidKeysOfLines(db: Db, orderId: string, lineIds: string[], reason: string): Promise<Array<{ lineId: string; serialHash: string; revealed: boolean }>> {
+    return voidKeysOfLines(db, orderId, lineIds, reason);
+  }
+
+  /** A serial encrypted as the library stores it, bound to `rowId` (a seller's uploaded key, its row). */
+  seal(serial: string, rowId: string): string {
+    return this.vault.encrypt(serial, rowId);
+  }
+
+  /** A serial sealed by `seal` for `rowId`. */
+  unseal(stored: string, rowId: string): string {
+    return this.vault.decrypt(stored, rowId);
+  }
+
+  /** The library's keyed hash of a serial: the same serial always hashes the same. */
+  serialHash(serial: string): string {
+    return this.vault.serialHash(serial);
   }
 
   liveKeysPerLine(orderIds: string[]): Promise<Map<string, number>> {

@@ -38,6 +38,21 @@ export async function voidKeysOfOrder(db: Db, orderId: string, reason: string): 
   return voided.length;
 }
 
+/** Voids the live keys of some lines of an order; answers each with whether it was ever revealed. */
+export async function voidKeysOfLines(db: Db, orderId: string, lineIds: string[], reason: string): Promise<Array<{ lineId: string; serialHash: string; revealed: boolean }>> {
+  if (lineIds.length === 0) return [];
+  const voided = await db
+    .update(productKeys)
+    .set({ voidedAt: new Date(), voidReason: reason })
+    .where(and(eq(productKeys.orderId, orderId), inArray(productKeys.lineId, lineIds), isNull(productKeys.voidedAt)))
+    .returning({ id: productKeys.id, lineId: productKeys.lineId, serialHash: productKeys.serialHash });
+  if (voided.length === 0) return [];
+  const seen = new Set(
+    (await db.selectDistinct({ keyId: keyReveals.keyId }).from(keyReveals).where(inArray(keyReveals.keyId, voided.map((key) => key.id)))).map((row) => row.keyId),
+  );
+  return voided.map((key) => ({ lineId: key.lineId, serialHash: key.serialHash, revealed: seen.has(key.id) }));
+}
+
 /** A customer's live keys, newest first. */
 export function liveKeysOf(db: Db, userId: string) {
   return db

@@ -7,14 +7,16 @@
 // is placed with our order id as its external id, and stored keys are unique per line position.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/client.ts';
+import type { Database, Db } from '../../db/client.ts';
 import type { AdmissionGate } from '../../platform/admission.ts';
 import type { MailContext } from '../../platform/mail/layout.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import type { StoreEventBus } from '../../platform/events.ts';
 import type { DeliveredKey, LibraryService } from '../library/ports.ts';
 import { SupplierPriceRefused, type Supplier, type SupplierKey } from '../supplier/ports.ts';
-import { centsToEuro, UNDELIVERED_REFUND_HOURS } from '@keystore/contract';
+import { centsToEuro, HOUSE_SELLER_ID, UNDELIVERED_REFUND_HOURS } from '@keystore/contract';
+import type { Ledger } from '../ledger/ports.ts';
+import { holdDaysOf, sellLineKeys } from '../sellers/ports.ts';
 import { deliveryDelayedMail, receiptMail, type Recipient } from '../../platform/mail/order-mails.ts';
 import type { OrderRefunds } from './refunds.ts';
 import {
@@ -48,6 +50,7 @@ export interface AllocatorDeps {
   database: Database;
   supplier: Supplier;
   library: LibraryService;
+  ledger: Ledger;
   mailer: Mailer;
   mailContext: MailContext;
   log: FastifyBaseLogger;
@@ -157,48 +160,57 @@ export class KeyAllocator {
     let { lines } = claimed;
     const recipient: Recipient | undefined = claimed.buyer;
 
-    let supplierOrderId: string;
-    let supplierKeys: SupplierKey[];
+    // The house's lines are bought from the supplier; a seller's keys were reserved when the order was placed.
+    const sellerLines = lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID);
+    let houseLines = lines.filter((line) => line.sellerId === HOUSE_SELLER_ID);
+    let supplierOrderId: string | null = order.supplierOrderId;
+    let supplierKeys: SupplierKey[] = [];
     // The supplier sells at its price of the moment: the catalogue's latest (an order is bought at
     // its supplier price when it is paid, not when it was placed), or, when the supplier refuses that,
     // the price it gives when asked. Once a supplier order exists its price is settled.
     const prices = new Map(lines.map((line) => [line.id, order.supplierOrderId ? line.supplierPriceCents : (claimed.supplierPrices.get(line.gameId) ?? line.supplierPriceCents)]));
-    for (let asked = false; ; asked = true) {
+    for (let asked = false; houseLines.length > 0; asked = true) {
       try {
-        lines = await this.refundAboveWhatWasPaid(claimed, lines, prices);
+        houseLines = await this.refundAboveWhatWasPaid(claimed, houseLines, prices);
       } catch (error) {
         await this.postpone(order, lines, `The refund of lines priced above what was paid failed: ${error instanceof Error ? error.message : String(error)}`, recipient);
         return 'pending';
       }
-      if (lines.length === 0) return 'refunded';
+      if (houseLines.length === 0 && sellerLines.length === 0) return 'refunded';
+      if (houseLines.length === 0) break;
       try {
         // Placed on every run: the supplier answers a known external id with the order it already has.
         supplierOrderId = (
           await supplier.placeOrder(
             order.id,
-            lines.map((line) => ({ productId: line.supplierProductId, quantity: line.quantity, priceCents: prices.get(line.id)! })),
+            houseLines.map((line) => ({ productId: line.supplierProductId, quantity: line.quantity, priceCents: prices.get(line.id)! })),
           )
         ).orderId;
         supplierKeys = await supplier.orderKeys(supplierOrderId);
         break;
       } catch (error) {
         if (error instanceof SupplierPriceRefused && !asked) {
-          const current = await supplier.currentPrices(lines.map((line) => line.supplierProductId)).catch(() => new Map<string, number>());
-          for (const line of lines) prices.set(line.id, current.get(line.supplierProductId) ?? prices.get(line.id)!);
+          const current = await supplier.currentPrices(houseLines.map((line) => line.supplierProductId)).catch(() => new Map<string, number>());
+          for (const line of houseLines) prices.set(line.id, current.get(line.supplierProductId) ?? prices.get(line.id)!);
           if (current.size > 0) continue;
         }
         await this.postpone(order, lines, error instanceof Error ? error.message : String(error), recipient);
         return 'pending';
       }
     }
+    lines = [...houseLines, ...sellerLines].sort((a, b) => a.position - b.position);
 
-    const keys = keysForLines(order, lines, supplierKeys);
+    const houseKeys = keysForLines(order, houseLines, supplierKeys);
     const wanted = lines.reduce((sum, line) => sum + line.quantity, 0);
+    let delivered = houseKeys.length;
     const stored = await this.withTurn(() => database.db
       .transaction(async (tx) => {
         // Committed without waiting for the disk: lost in a crash, the order is simply still
-        // undelivered, and the next run gets the same keys from the same supplier order.
+        // undelivered, and the next run gets the same keys from the same supplier order (and a
+        // seller's keys are still reserved by their lines).
         await commitWithoutWaitingForDisk(tx);
+        const keys = [...houseKeys, ...(await this.sellerKeys(tx, order, sellerLines))];
+        delivered = keys.length;
         const written = await library.storeKeys(tx, keys);
         // A first run writes every key; only a later one (some keys stored before) needs to count.
         if (written < wanted) {
@@ -213,8 +225,9 @@ export class KeyAllocator {
         // Refunded while the supplier was asked: the keys just written are rolled back, never handed out.
         if (!(await markDelivered(tx, order.id, supplierOrderId))) throw new OrderGone();
         await settleDeliveredStock(tx, lines);
+        await this.postSales(tx, order, lines, prices);
         // The receipt and the notification are committed with the keys (an outbox), never after them from memory.
-        if (recipient) await mailer.enqueue(tx, receiptMail(this.deps.mailContext, recipient, order, lines, keys));
+        if (recipient) await mailer.enqueue(tx, receiptMail(this.deps.mailContext, recipient, order, lines, { demo: keys.some((key) => key.demo) }));
         await this.deps.events.publish('order-delivered', { tx, orderId: order.id, userId: order.userId, keyCount: wanted });
         return 'delivered' as const;
       })
@@ -224,8 +237,8 @@ export class KeyAllocator {
       }));
     if (stored === 'gone') return 'busy';
     if (stored === 'short') {
-      log.warn({ orderId, wanted, received: keys.length }, 'the supplier has not handed over every key (or handed over a key sold before)');
-      await this.postpone({ ...order, supplierOrderId }, lines, `The supplier handed over ${keys.length} usable keys of ${wanted}`, recipient);
+      log.warn({ orderId, wanted, received: delivered }, 'the supplier has not handed over every key (or handed over a key sold before)');
+      await this.postpone({ ...order, supplierOrderId }, lines, `The supplier handed over ${delivered} usable keys of ${wanted}`, recipient);
       return 'pending';
     }
     mailer.flush();
@@ -248,6 +261,41 @@ export class KeyAllocator {
     if (left === 'refunded') return [];
     const refunded = new Set(above.map((line) => line.id));
     return lines.filter((line) => !refunded.has(line.id));
+  }
+
+  /** The reserved keys of a seller's lines, marked sold, as the library stores them (numbered per line). */
+  private async sellerKeys(tx: Db, order: OrderRow, lines: OrderLineRow[]): Promise<DeliveredKey[]> {
+    const sold = await sellLineKeys(tx, lines.map((line) => line.id));
+    const byLine = new Map(lines.map((line) => [line.id, line]));
+    const positions = new Map<string, number>();
+    return sold
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .map((key) => {
+        const line = byLine.get(key.line_id)!;
+        const position = positions.get(line.id) ?? 0;
+        positions.set(line.id, position + 1);
+        return { orderId: order.id, lineId: line.id, position, gameId: line.gameId, userId: order.userId, serial: this.deps.library.unseal(key.serial_encrypted, key.id), demo: false };
+      });
+  }
+
+  /**
+   * Posts each delivered line's sale to the ledger with the delivery: the price to its seller's held
+   * balance, less the commission. A seller's commission was fixed when the order was placed; the
+   * house's is what the buyer paid above the supplier's price the keys were bought at.
+   */
+  private async postSales(tx: Db, order: OrderRow, lines: OrderLineRow[], prices: Map<string, number>): Promise<void> {
+    const holds = await holdDaysOf(tx, [...new Set(lines.map((line) => line.sellerId))]);
+    for (const line of lines) {
+      const unitCommission = line.commissionCents ?? line.unitPriceCents - prices.get(line.id)!;
+      await this.deps.ledger.postSale(tx, {
+        orderId: order.id,
+        lineId: line.id,
+        sellerId: line.sellerId,
+        priceCents: line.unitPriceCents * line.quantity,
+        commissionCents: unitCommission * line.quantity,
+        holdDays: holds.get(line.sellerId) ?? 0,
+      });
+    }
   }
 
   /** Runs database work holding a purchase turn (when the app has a gate). */

@@ -126,7 +126,7 @@ export class OrderBackOffice {
   }
 
   /**
-   * Sends the receipt with the keys again, through the outbox, to the buyer's own address only (never
+   * Sends the receipt again (with the link to reveal the keys, never a key), through the outbox, to the buyer's own address only (never
    * one the caller names). Only for a paid order whose keys are delivered.
    */
   async resend(orderId: string, by: AdminAction): Promise<AdminOrder> {
@@ -141,7 +141,7 @@ export class OrderBackOffice {
       if (current?.status !== 'Paid' || current.deliveryStatus !== 'Delivered') throw new Conflict(adminMessages.resendNotAllowed);
       const recent = await auditOfTarget(tx, { type: 'order', id: orderId }, ['order.resend']);
       if (recent.some((entry) => Date.now() - entry.at.getTime() < RESEND_QUIET_SECONDS * 1000)) return;
-      await this.deps.mailer.enqueue(tx, receiptMail(this.deps.mailContext, { email: buyer.email, username: buyer.username }, order, lines, keys));
+      await this.deps.mailer.enqueue(tx, receiptMail(this.deps.mailContext, { email: buyer.email, username: buyer.username }, order, lines, { demo: keys.some((key) => key.demo) }));
       await recordAudit(tx, { actor: by.actor, action: 'order.resend', target: { type: 'order', id: orderId }, after: { to: buyer.email }, reason: by.reason });
     });
     this.deps.mailer.flush();

@@ -13,7 +13,8 @@ import type { LibraryService } from '../library/ports.ts';
 import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport, ReceivedAmount } from '../payments/ports.ts';
 import type { KeyAllocator } from './allocation.ts';
 import type { AdminAction, OrderRefunds } from './refunds.ts';
-import { findOrder, linesOf, lockOrder, reserveStock, returnStock, setAwaitingProviderRef, type OrderRow } from './store.ts';
+import { reserveLinesAgain } from './reservation.ts';
+import { findOrder, linesOf, lockOrder, returnStock, setAwaitingProviderRef, type OrderRow } from './store.ts';
 import { byProvider, transition, type Actor, type Moved } from './transitions.ts';
 
 /**
@@ -86,8 +87,7 @@ export class PaymentStates implements PaymentOutcomes {
           if (order.status === 'Paid' || order.status === 'Refunded') return undefined;
           // Money for an order that had lapsed: its keys went back on the shelf and must be taken again.
           if (order.status !== 'Awaiting payment') {
-            const reserved = await reserveStock(tx, await linesOf(tx, [orderId]));
-            taken = [...reserved.values()].map((game) => ({ gameId: game.id, stock: game.stock }));
+            taken = await reserveLinesAgain(tx, orderId, await linesOf(tx, [orderId]));
           }
           const [moved] = await transition(tx, { id: orderId }, {
             ...paid,

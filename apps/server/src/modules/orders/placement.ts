@@ -30,18 +30,13 @@ import {
   lockHolders,
   orderOfAttempt,
   releaseIdempotencyKey,
-  reserveStock,
-  titleOfGame,
   unpaidHolds,
   type OrderLineRow,
   type OrderRow,
 } from './store.ts';
+import { reserveFromOffers, titleOfGame, type OrderRequestLine } from './reservation.ts';
 import { lineImage, toOrder } from './views.ts';
 
-interface OrderRequestLine {
-  gameId: string;
-  quantity: number;
-}
 
 /** Who places an order: the customer, and the client address the request came from. */
 export interface Placer {
@@ -126,25 +121,7 @@ export class OrderPlacement {
     const now = new Date();
     return this.db.transaction(async (tx) => {
       await this.holdWithinCaps(tx, placer, merged);
-      const reserved = await reserveStock(tx, merged);
-      const lines: OrderLineRow[] = merged.map((item, position) => {
-        const game = reserved.get(item.gameId)!;
-        return {
-          id: newId(),
-          orderId: id,
-          position,
-          gameId: game.id,
-          supplierProductId: game.supplierProductId,
-          title: game.title,
-          image: game.image,
-          platform: game.platform,
-          quantity: item.quantity,
-          unitPriceCents: game.priceCents,
-          supplierPriceCents: game.supplierPriceCents,
-          refundedAt: null,
-          refundReason: null,
-        };
-      });
+      const { lines, stock } = await reserveFromOffers(tx, id, merged);
       const row: OrderRow = {
         id,
         userId,
@@ -170,7 +147,7 @@ export class OrderPlacement {
         requestHash: attempt?.requestHash ?? null,
       };
       await insertOrder(tx, row, lines);
-      return { row, lines, stock: [...reserved.values()].map((game) => ({ gameId: game.id, stock: game.stock })) };
+      return { row, lines, stock };
     });
   }
 
@@ -247,12 +224,26 @@ export class OrderPlacement {
   }
 }
 
-/** One line per game (a game listed twice is one line with both quantities), each within the line limit. */
+/**
+ * One line per game and offer chosen (a game listed twice is one line with both quantities, and the lower
+ * price shown), each within the line limit. Prices arrive in euro and are compared in cents.
+ */
 function mergeItems(items: CreateOrderRequest['items']): OrderRequestLine[] {
-  const merged = new Map<string, number>();
-  for (const item of items) merged.set(item.gameId, (merged.get(item.gameId) ?? 0) + item.quantity);
-  const lines = [...merged].map(([gameId, quantity]) => ({ gameId, quantity }));
-  if (lines.some((line) => line.quantity > ORDER_LINE_MAX_QUANTITY)) throw new Invalid(orderMessages.quantityInvalid);
+  const merged = new Map<string, OrderRequestLine>();
+  for (const item of items) {
+    const key = `${item.gameId} ${item.offerId ?? ''}`;
+    const expected = item.expectedPrice === undefined ? undefined : Math.round(item.expectedPrice * 100);
+    const line = merged.get(key);
+    if (!line) merged.set(key, { gameId: item.gameId, quantity: item.quantity, offerId: item.offerId, expectedPriceCents: expected });
+    else {
+      line.quantity += item.quantity;
+      if (expected !== undefined) line.expectedPriceCents = Math.min(line.expectedPriceCents ?? expected, expected);
+    }
+  }
+  const lines = [...merged.values()];
+  const perGame = new Map<string, number>();
+  for (const line of lines) perGame.set(line.gameId, (perGame.get(line.gameId) ?? 0) + line.quantity);
+  if ([...perGame.values()].some((quantity) => quantity > ORDER_LINE_MAX_QUANTITY)) throw new Invalid(orderMessages.quantityInvalid);
   return lines;
 }
 
@@ -261,6 +252,8 @@ function mergeItems(items: CreateOrderRequest['items']): OrderRequestLine[] {
  * same games and quantities listed in another order are the same request.
  */
 function requestHashOf(lines: OrderRequestLine[]): string {
-  const normalised = [...lines].sort((a, b) => (a.gameId < b.gameId ? -1 : 1)).map((line) => [line.gameId, line.quantity]);
+  const normalised = [...lines]
+    .sort((a, b) => (`${a.gameId} ${a.offerId ?? ''}` < `${b.gameId} ${b.offerId ?? ''}` ? -1 : 1))
+    .map((line) => (line.offerId === undefined ? [line.gameId, line.quantity] : [line.gameId, line.quantity, line.offerId]));
   return createHash('sha256').update(JSON.stringify(normalised)).digest('hex');
 }

@@ -4,7 +4,7 @@
 // so that a repeat after a crash returns it once; then, in one transaction, the lines or the order
 // are marked, keys voided, stock reservations ended, and the buyer's mail written to the outbox.
 import type { FastifyBaseLogger } from 'fastify';
-import { adminMessages, orderMessages, REFUND_WINDOW_DAYS, type PaymentProviderName } from '@keystore/contract';
+import { adminMessages, HOUSE_SELLER_ID, orderMessages, REFUND_WINDOW_DAYS, type PaymentProviderName } from '@keystore/contract';
 import type { Database, Db } from '../../db/client.ts';
 import { recordAudit, type AuditActor } from '../../platform/audit.ts';
 import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
@@ -12,7 +12,9 @@ import type { GameStock, StoreEventBus } from '../../platform/events.ts';
 import type { MailContext } from '../../platform/mail/layout.ts';
 import { refundMail, type Recipient } from '../../platform/mail/order-mails.ts';
 import type { Mailer } from '../../platform/mailer.ts';
+import type { Ledger } from '../ledger/ports.ts';
 import type { LibraryService } from '../library/ports.ts';
+import { refreshMarket, restockKeys, soldKeysOfLines } from '../sellers/ports.ts';
 import type { PaymentProvider } from '../payments/ports.ts';
 import { buyerOf, findOrder, linesOf, lockOrder, markLinesRefunded, returnStock, settleDeliveredStock, type OrderLineRow, type OrderRow } from './store.ts';
 import { transition, type Actor } from './transitions.ts';
@@ -29,6 +31,7 @@ export type RefundBy = { admin: AdminAction } | { store: string; reason: string 
 export interface OrderRefundsDeps {
   database: Database;
   library: LibraryService;
+  ledger: Ledger;
   providers: PaymentProvider[];
   mailer: Mailer;
   mailContext: MailContext;
@@ -80,16 +83,19 @@ export class OrderRefunds {
       if (current.status === 'Refunded') return { row: current, moved: false, returned: [] as GameStock[] };
       assertRefundable(current, by);
       const held = await this.deps.library.keysPerLine(tx, orderId);
-      await this.deps.library.voidKeysOfOrder(tx, orderId, 'refunded');
+      const voided = await this.deps.library.voidKeysOfLines(tx, orderId, lines.map((line) => line.id), 'refunded');
       // A delivered order's reservations ended with its delivery. Otherwise the keys it already
       // holds were bought from the supplier, and the rest are simply no longer reserved (a line
       // refunded before gave its reservation back then).
       let returned: GameStock[] = [];
       if (current.deliveryStatus !== 'Delivered') {
         const open = lines.filter((line) => !line.refundedAt);
-        await settleDeliveredStock(tx, open.map((line) => ({ gameId: line.gameId, quantity: held.get(line.id) ?? 0 })));
-        returned = await returnStock(tx, open.map((line) => ({ gameId: line.gameId, quantity: line.quantity - (held.get(line.id) ?? 0) })));
+        await settleDeliveredStock(tx, open.map((line) => ({ ...line, quantity: held.get(line.id) ?? 0 })));
+        returned = await returnStock(tx, open.map((line) => ({ ...line, quantity: line.quantity - (held.get(line.id) ?? 0) })));
       }
+      // The sales posted at delivery are reversed; a seller's key nobody saw goes back on its shelf.
+      for (const line of lines) await this.deps.ledger.postRefund(tx, { orderId, lineId: line.id });
+      returned = [...returned, ...(await this.restockUnrevealed(tx, lines, voided))];
       await transition(tx, { id: orderId }, {
         status: { from: ['Paid'], to: 'Refunded' },
         ...(current.deliveryStatus !== 'Delivered' && { delivery: { from: [current.deliveryStatus], to: 'Not delivered' as const } }),
@@ -118,6 +124,19 @@ export class OrderRefunds {
     this.deps.events.emit('order-refunded', { orderId, userId: refunded.row.userId, amountCents: left, currency: refunded.row.currency });
     this.deps.mailer.flush();
     return refunded.row;
+  }
+
+  /**
+   * The sold seller keys of these lines whose library copy was voided unrevealed go back on sale (a key
+   * someone may have seen is never sold again); answers the games shown anew.
+   */
+  private async restockUnrevealed(tx: Db, lines: OrderLineRow[], voided: Array<{ lineId: string; serialHash: string; revealed: boolean }>): Promise<GameStock[]> {
+    const sellerLines = lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID).map((line) => line.id);
+    if (sellerLines.length === 0) return [];
+    const unseen = new Set(voided.filter((key) => !key.revealed).map((key) => `${key.lineId} ${key.serialHash}`));
+    const back = (await soldKeysOfLines(tx, sellerLines)).filter((key) => unseen.has(`${key.line_id} ${key.library_hash}`));
+    const games = await restockKeys(tx, back.map((key) => key.id));
+    return refreshMarket(tx, games);
   }
 
   /**

@@ -7,6 +7,7 @@ import {
   orderIdParamsSchema,
   orderListSchema,
   orderSchema,
+  priceConflictSchema,
   reopenedCheckoutSchema,
 } from '@keystore/contract';
 import { clientIp } from '../../platform/client-ip.ts';
@@ -39,7 +40,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
           400: errorSchema,
           401: errorSchema,
           404: errorSchema,
-          409: errorSchema,
+          409: priceConflictSchema,
           422: errorSchema,
           503: errorSchema,
         },

@@ -103,6 +103,13 @@ export const orderLines = pgTable(
     /** Set when this line's money went back without its keys (the supplier's price rose above what the buyer paid). */
     refundedAt: moment('refunded_at'),
     refundReason: text('refund_reason'),
+    /** The offer the keys come from: a seller's offer id, or `h<gameId>` for the house's (the supplier's feed). */
+    offerId: text('offer_id').notNull(),
+    sellerId: text('seller_id').notNull().default('house'),
+    /** The seller's name when the order was placed, as the buyer saw it. */
+    sellerName: text('seller_name').notNull().default('Keystore'),
+    /** A seller's line: the commission per key, fixed when the order was placed. Null for the house, whose margin is known once its keys are bought. */
+    commissionCents: integer('commission_cents'),
   },
-  (table) => [uniqueIndex('order_lines_order_game_idx').on(table.orderId, table.gameId)],
+  (table) => [uniqueIndex('order_lines_order_offer_idx').on(table.orderId, table.offerId), index('order_lines_seller_idx').on(table.sellerId)],
 );

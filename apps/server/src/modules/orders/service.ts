@@ -18,6 +18,7 @@ import { OrderPlacement, type Placer } from './placement.ts';
 import { OrderRefunds } from './refunds.ts';
 import { eventsOfOrder, expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderEventRow, type OrderLineRow, type OrderRow } from './store.ts';
 import { toHistoryEntry, toOrder } from './views.ts';
+import type { Ledger } from '../ledger/ports.ts';
 
 const EXPIRY_BATCH = 200;
 
@@ -25,6 +26,8 @@ export interface OrdersDeps {
   database: Database;
   config: Config;
   library: LibraryService;
+  /** Where delivered lines post their sales, and refunds reverse them (issue 23). */
+  ledger: Ledger;
   accounts: Accounts;
   mailer: Mailer;
   supplier: Supplier;
@@ -57,6 +60,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
     const refunds = new OrderRefunds({
       database: deps.database,
       library: deps.library,
+      ledger: deps.ledger,
       providers: deps.providers,
       mailer: deps.mailer,
       mailContext,
@@ -68,6 +72,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       database: deps.database,
       supplier: deps.supplier,
       library: deps.library,
+      ledger: deps.ledger,
       mailer: deps.mailer,
       mailContext,
       log: deps.log,

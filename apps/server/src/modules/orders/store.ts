@@ -2,14 +2,14 @@
 // Reserving stock is the one place another module's table is written here: it must happen in the
 // same transaction as the order insert, or two buyers could both get the last key (decision 008).
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import { catalogMessages, orderMessages } from '@keystore/contract';
+import { HOUSE_SELLER_ID } from '@keystore/contract';
 import { HOLDER_LOCK_SPACES, preparedOnce, queryRows, type Db } from '../../db/client.ts';
 import { rowFromJson } from '../../db/json-rows.ts';
 import { games } from '../catalog/schema.ts';
 import { users } from '../users/schema.ts';
 import { orderEvents, orderLines, orders } from './schema.ts';
-import { Conflict, NotFound } from '../../platform/errors.ts';
 import type { GameStock } from '../../platform/events.ts';
+import { refreshMarket, releaseLineKeys } from '../sellers/ports.ts';
 import { placedEvent, transition } from './transitions.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -20,97 +20,44 @@ export interface StockRequest {
   quantity: number;
 }
 
-/** What a reservation learns of a game: the price and the snapshot an order line keeps. */
-export interface ReservedGame {
+/** An order line as its reservation is ended: the house's on the games row, a seller's on its keys. */
+export interface ReservedLine extends StockRequest {
   id: string;
-  /** The sellable stock the reservation left. */
-  stock: number;
-  title: string;
-  image: string | null;
-  platform: string;
-  priceCents: number;
-  supplierPriceCents: number;
-  supplierProductId: string;
+  sellerId: string;
 }
 
 /**
- * Reserves `quantity` keys of each game, or none at all: the first game that cannot cover its line
- * throws Conflict (naming it) and the caller's transaction rolls back. Rows are updated one by one
- * in game id order, so two orders over the same games lock them in the same order and cannot
- * deadlock. The update is conditional (`stock >= quantity`, where stock is the supplier's quantity
- * less every reservation), so it never oversells, and a sync, which writes only the supplier's
- * quantity, cannot undo a reservation (decision 013).
+ * Ends the reservations of lines whose keys will not be sold: the house's return to the games row (in
+ * game id order, like a reservation), a seller's keys go back on sale. Answers each game's shown stock after.
  */
-export async function reserveStock(tx: Db, requests: StockRequest[]): Promise<Map<string, ReservedGame>> {
-  const reserved = new Map<string, ReservedGame>();
-  for (const request of [...requests].sort((a, b) => (a.gameId < b.gameId ? -1 : 1))) {
-    const [game] = await tx
-      .update(games)
-      .set({ reserved: sql`${games.reserved} + ${request.quantity}` })
-      .where(and(eq(games.id, request.gameId), eq(games.active, true), eq(games.hidden, false), sql`${games.stock} >= ${request.quantity}`))
-      .returning({
-        id: games.id,
-        stock: games.stock,
-        title: games.title,
-        image: games.image,
-        platform: games.platform,
-        priceCents: games.priceCents,
-        supplierPriceCents: games.supplierPriceCents,
-        supplierProductId: games.supplierProductId,
-      });
-    if (!game) throw await shortage(tx, request.gameId);
-    reserved.set(game.id, game);
-  }
-  return reserved;
-}
-
-async function shortage(tx: Db, gameId: string): Promise<Error> {
-  const [game] = await tx.select({ title: games.title, stock: games.stock, active: games.active, hidden: games.hidden }).from(games).where(eq(games.id, gameId));
-  // A game the owner hid is not in the store: not found, like one that never was.
-  if (!game || game.hidden) return new NotFound(catalogMessages.gameNotFound);
-  return new Conflict(orderMessages.outOfStock(game.title, game.active ? game.stock : 0));
-}
-
-/** A game's title, for a refusal that names it. */
-export async function titleOfGame(tx: Db, gameId: string): Promise<string> {
-  const [game] = await tx.select({ title: games.title }).from(games).where(eq(games.id, gameId));
-  return game?.title ?? gameId;
-}
-
-/**
- * Ends the reservations of an order whose keys will not be sold, in game id order like a reservation;
- * answers each game's stock after it.
- */
-export function returnStock(tx: Db, lines: StockRequest[]): Promise<GameStock[]> {
-  return settleReservations(tx, lines, false);
+export async function returnStock(tx: Db, lines: ReservedLine[]): Promise<GameStock[]> {
+  await settleReservations(tx, lines.filter((line) => line.sellerId === HOUSE_SELLER_ID), false);
+  await releaseLineKeys(tx, lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID).map((line) => line.id));
+  return refreshMarket(tx, lines.filter((line) => line.quantity > 0 || line.sellerId !== HOUSE_SELLER_ID).map((line) => line.gameId));
 }
 
 /**
  * Ends the reservations of keys bought from the supplier: they leave our reservations and the
  * supplier's quantity together (until the next sync says what the supplier has left), so the
- * number that can be sold does not move.
+ * number that can be sold does not move. A seller's keys were sold with their delivery: nothing to settle.
  */
-export async function settleDeliveredStock(tx: Db, lines: StockRequest[]): Promise<void> {
-  await settleReservations(tx, lines, true);
+export async function settleDeliveredStock(tx: Db, lines: ReservedLine[]): Promise<void> {
+  await settleReservations(tx, lines.filter((line) => line.sellerId === HOUSE_SELLER_ID), true);
 }
 
-async function settleReservations(tx: Db, lines: StockRequest[], bought: boolean): Promise<GameStock[]> {
+async function settleReservations(tx: Db, lines: StockRequest[], bought: boolean): Promise<void> {
   const totals = new Map<string, number>();
   for (const line of lines) if (line.quantity > 0) totals.set(line.gameId, (totals.get(line.gameId) ?? 0) + line.quantity);
-  const after: GameStock[] = [];
   for (const gameId of [...totals.keys()].sort()) {
     const quantity = totals.get(gameId)!;
-    const [game] = await tx
+    await tx
       .update(games)
       .set({
         reserved: sql`greatest(${games.reserved} - ${quantity}, 0)`,
         ...(bought ? { supplierStock: sql`greatest(${games.supplierStock} - ${quantity}, 0)` } : {}),
       })
-      .where(eq(games.id, gameId))
-      .returning({ stock: sql<number>`case when ${games.active} then ${games.stock} else 0 end` });
-    if (game) after.push({ gameId, stock: game.stock });
+      .where(eq(games.id, gameId));
   }
-  return after;
 }
 
 /**
@@ -327,7 +274,7 @@ export async function longUndelivered(db: Db, hours: number, limit: number): Pro
  * paid, undelivered order (refunded meanwhile: the caller rolls back, and the keys it wrote with it).
  * The update takes the row lock, so a refund waits for the delivery or the delivery sees the refund.
  */
-export async function markDelivered(tx: Db, id: string, supplierOrderId: string): Promise<boolean> {
+export async function markDelivered(tx: Db, id: string, supplierOrderId: string | null): Promise<boolean> {
   const moved = await transition(tx, { id }, {
     delivery: { from: ['Pending'], to: 'Delivered' },
     whileStatus: 'Paid',

@@ -49,8 +49,8 @@ export async function seedOrderHistory(db: Db, count: number, days = 180): Promi
           returning id
         ),
         new_lines as (
-          insert into order_lines (id, order_id, position, game_id, supplier_product_id, title, image, platform, quantity, unit_price_cents, supplier_price_cents)
-          select 'seedline' || lpad(shaped.n::text, 10, '0'), shaped.id, 0, shaped.game_id, shaped.supplier_product_id, shaped.title, shaped.image, shaped.platform, shaped.quantity, shaped.price_cents, shaped.supplier_price_cents
+          insert into order_lines (id, order_id, position, game_id, supplier_product_id, title, image, platform, quantity, unit_price_cents, supplier_price_cents, offer_id)
+          select 'seedline' || lpad(shaped.n::text, 10, '0'), shaped.id, 0, shaped.game_id, shaped.supplier_product_id, shaped.title, shaped.image, shaped.platform, shaped.quantity, shaped.price_cents, shaped.supplier_price_cents, 'h' || shaped.game_id
           from shaped
           join new_orders on new_orders.id = shaped.id
         ),

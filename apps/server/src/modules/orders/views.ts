@@ -38,6 +38,8 @@ export function toOrder(row: OrderRow, lines: OrderLineRow[], keysPerLine: Map<s
       unitPrice: centsToEuro(line.unitPriceCents),
       amount: centsToEuro(line.unitPriceCents * line.quantity),
       keysDelivered: keysPerLine.get(line.id) ?? 0,
+      offerId: line.offerId,
+      seller: line.sellerName,
     })),
   };
 }

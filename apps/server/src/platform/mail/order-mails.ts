@@ -26,32 +26,24 @@ interface MailedLine {
 const euro = (cents: number) => `€${centsToEuro(cents).toFixed(2)}`;
 const shortId = (order: MailedOrder) => order.id.slice(0, 8).toUpperCase();
 
-/** The receipt: what was bought, what it cost, and each key (also in the library, behind 'Reveal Key'). */
-export function receiptMail(
-  context: MailContext,
-  to: Recipient,
-  order: MailedOrder,
-  lines: MailedLine[],
-  keys: Array<{ lineId: string; serial: string; demo: boolean }>,
-): MailMessage {
+/** The receipt: what was bought, what it cost, and the link to the library, where the keys are revealed. */
+export function receiptMail(context: MailContext, to: Recipient, order: MailedOrder, lines: MailedLine[], options: { demo?: boolean } = {}): MailMessage {
+  // No mail carries a key (issue 23): a key nobody has seen can go back to its seller, one that was
+  // e-mailed cannot. The receipt links to the library, where every reveal is recorded.
   const libraryUrl = `${context.publicUrl}/library?order=${encodeURIComponent(order.id)}`;
-  const keysOf = (line: MailedLine) => keys.filter((key) => key.lineId === line.id);
-  const demo = keys.some((key) => key.demo);
+  const keyCount = (line: MailedLine) => `${line.quantity} key${line.quantity === 1 ? '' : 's'}`;
   const text = [
     `Hi ${to.username},`,
     '',
-    `Thank you for your order ${shortId(order)}. It is paid and here are your keys.`,
+    `Thank you for your order ${shortId(order)}. It is paid and your keys are ready in your library.`,
     '',
-    ...lines.flatMap((line) => [
-      `${line.title} (${line.platform}) × ${line.quantity}: ${euro(line.unitPriceCents * line.quantity)}`,
-      ...keysOf(line).map((key) => `    ${key.serial}`),
-    ]),
+    ...lines.map((line) => `${line.title} (${line.platform}) × ${line.quantity}: ${euro(line.unitPriceCents * line.quantity)}, ${keyCount(line)}`),
     '',
     `Total paid: ${euro(order.amountCents)}${order.paidAt ? ` on ${order.paidAt.toUTCString()}` : ''}`,
-    ...(demo ? ['', 'These are demo keys of the demonstration store: they activate nothing.'] : []),
+    ...(options.demo ? ['', 'These are demo keys of the demonstration store: they activate nothing.'] : []),
     '',
-    `Your keys are also in your library: ${libraryUrl}`,
-    `Keep them private: anyone who has a key can redeem it. Questions? Write to ${context.supportEmail}.`,
+    `Reveal your keys in your library: ${libraryUrl}`,
+    `For your safety we never send keys by e-mail. Questions? Write to ${context.supportEmail}.`,
     '',
     ...signature(context),
   ].join('\n');
@@ -59,17 +51,17 @@ export function receiptMail(
     .map(
       (line) => `<tr><td style="padding:8px 0;border-bottom:1px solid #eeeeee">
 <strong>${escapeHtml(line.title)}</strong> <span style="color:#666666">(${escapeHtml(line.platform)}) × ${line.quantity}</span><br>
-${keysOf(line).map((key) => `<code style="display:inline-block;margin:4px 0;padding:4px 8px;background:#f4f4f7;border-radius:4px;font-family:Consolas,monospace">${escapeHtml(key.serial)}</code>`).join('<br>')}
+<span style="color:#666666">${keyCount(line)} in your library</span>
 </td><td style="padding:8px 0;border-bottom:1px solid #eeeeee;text-align:right;vertical-align:top">${euro(line.unitPriceCents * line.quantity)}</td></tr>`,
     )
     .join('\n');
-  const body = `${paragraphHtml(`Thank you for your order ${shortId(order)}. It is paid and here are your keys.`)}
+  const body = `${paragraphHtml(`Thank you for your order ${shortId(order)}. It is paid and your keys are ready in your library.`)}
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}
 <tr><td style="padding:8px 0"><strong>Total paid</strong></td><td style="padding:8px 0;text-align:right"><strong>${euro(order.amountCents)}</strong></td></tr></table>
-${demo ? '<p style="margin:16px 0;color:#666666">These are demo keys of the demonstration store: they activate nothing.</p>' : ''}
-<p style="margin:16px 0"><a href="${escapeHtml(libraryUrl)}" style="display:inline-block;padding:12px 20px;background:#6c5ce7;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600">Open my library</a></p>
-<p style="margin:0 0 16px;font-size:12px;color:#666666">Keep your keys private: anyone who has a key can redeem it.</p>`;
-  const subject = `Your ${STORE_NAME} order ${shortId(order)}: your keys`;
+${options.demo ? '<p style="margin:16px 0;color:#666666">These are demo keys of the demonstration store: they activate nothing.</p>' : ''}
+<p style="margin:16px 0"><a href="${escapeHtml(libraryUrl)}" style="display:inline-block;padding:12px 20px;background:#6c5ce7;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600">Reveal my keys</a></p>
+<p style="margin:0 0 16px;font-size:12px;color:#666666">For your safety we never send keys by e-mail.</p>`;
+  const subject = `Your ${STORE_NAME} order ${shortId(order)}: your keys are ready`;
   return { to: to.email, subject, text, html: mailFrame(context, subject, body, `Hi ${to.username},`) };
 }
 

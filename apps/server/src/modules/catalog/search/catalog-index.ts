@@ -94,6 +94,9 @@ export class CatalogIndex {
   private readonly docById = new Map<string, number>();
   private readonly valueSets: Record<FilterName, Map<string, Bitset>>;
   private readonly orders: Record<Sort, Uint32Array>;
+  /** Sorts the documents by a number (ties by id rank): kept to sort by price again after an offer moved it. */
+  private readonly orderBy: (value: (doc: number) => number) => Uint32Array;
+  private priceOrdersStale = false;
   private readonly text: TextSearch;
   private readonly everything: Bitset;
   private readonly selections = new Lru<string, Selection>(SELECTION_CACHE_SIZE);
@@ -166,11 +169,11 @@ export class CatalogIndex {
     // Each order sorts one number per document: the sort value ranked, times the width, plus the id rank.
     const docOfRank = new Uint32Array(n);
     docRank.forEach((rank, doc) => (docOfRank[rank] = doc));
-    const orderBy = (value: (doc: number) => number): Uint32Array => {
+    const orderBy = (this.orderBy = (value: (doc: number) => number): Uint32Array => {
       const valueRank = numberRanks(Float64Array.from({ length: n }, (_, doc) => value(doc)));
       const keys = Float64Array.from({ length: n }, (_, doc) => valueRank[doc]! * width + docRank[doc]!);
       return Uint32Array.from(keys.sort(), (key) => docOfRank[key % width]!);
-    };
+    });
     this.orders = {
       popularity: Uint32Array.from({ length: n }, (_, doc) => doc),
       'price-asc': orderBy((doc) => this.priceCents[doc]!),
@@ -219,6 +222,19 @@ export class CatalogIndex {
     return true;
   }
 
+  /**
+   * A game's shown price changed (an offer was added, repriced, paused or sold out): its answer is made
+   * again, and the price orders are sorted again when next asked for. Answers whether it changed.
+   */
+  setPrice(id: string, priceCents: number): boolean {
+    const doc = this.docById.get(id);
+    if (doc === undefined || this.priceCents[doc] === priceCents) return false;
+    this.priceCents[doc] = priceCents;
+    this.json[doc] = undefined;
+    this.priceOrdersStale = true;
+    return true;
+  }
+
   /** Every game id, most popular first. */
   gameIds(): readonly string[] {
     return this.ids;
@@ -241,6 +257,11 @@ export class CatalogIndex {
     const skip = (query.page - 1) * query.pageSize;
     if (skip < total) {
       let seen = 0;
+      if (this.priceOrdersStale && query.sort.startsWith('price')) {
+        this.orders['price-asc'] = this.orderBy((doc) => this.priceCents[doc]!);
+        this.orders['price-desc'] = this.orderBy((doc) => -this.priceCents[doc]!);
+        this.priceOrdersStale = false;
+      }
       for (const doc of this.orders[query.sort]) {
         if (!matching.has(doc)) continue;
         if (seen++ < skip) continue;

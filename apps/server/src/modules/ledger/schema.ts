@@ -1,0 +1,80 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { LEDGER_KINDS, PAYOUT_STATUSES, type LedgerKind, type PayoutStatus } from '@keystore/contract';
+import { listOf, moment } from '../../db/columns.ts';
+
+/** What an entry records beyond the seller-facing kinds: a payout's bank transfer done. */
+export const ENTRY_KINDS = [...LEDGER_KINDS, 'transfer'] as const;
+export type EntryKind = LedgerKind | 'transfer';
+
+/**
+ * The double-entry ledger (issue 23). Every movement of money is an entry of two or more lines whose
+ * amounts (cents, never zero) sum to zero: a deferred constraint trigger refuses a transaction that
+ * leaves an entry unbalanced, and other triggers refuse any UPDATE or DELETE (migration 0013). A
+ * balance is the sum of an account's lines. Accounts: `payments` (buyers' money in, less transfers out),
+ * `commission` (the store's earnings), `payouts` (owed to sellers' banks), `seller:<id>:held` and
+ * `seller:<id>:available`.
+ *
+ * The unique indexes make each posting happen once: one sale, one commission and one refund per order
+ * line, one release per sale, one entry per payout and per transfer.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').$type<EntryKind>().notNull(),
+    at: moment('at').notNull().default(sql`now()`),
+    sellerId: text('seller_id'),
+    orderId: text('order_id'),
+    lineId: text('line_id'),
+    payoutId: text('payout_id'),
+    /** A sale's: when its held money becomes available (its seller's hold days at the time of the sale). */
+    releaseAt: moment('release_at'),
+    /** A release's: the sale it releases. */
+    releases: text('releases'),
+  },
+  (table) => [
+    uniqueIndex('ledger_entries_line_kind_idx').on(table.lineId, table.kind).where(sql`${table.lineId} is not null`),
+    uniqueIndex('ledger_entries_releases_idx').on(table.releases).where(sql`${table.releases} is not null`),
+    uniqueIndex('ledger_entries_payout_kind_idx').on(table.payoutId, table.kind).where(sql`${table.payoutId} is not null`),
+    index('ledger_entries_seller_at_idx').on(table.sellerId, table.at),
+    index('ledger_entries_unreleased_idx').on(table.releaseAt).where(sql`${table.kind} = 'sale'`),
+    check('ledger_entries_kind_check', sql`${table.kind} in (${listOf(ENTRY_KINDS)})`),
+  ],
+);
+
+export const ledgerLines = pgTable(
+  'ledger_lines',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    entryId: text('entry_id')
+      .notNull()
+      .references(() => ledgerEntries.id),
+    account: text('account').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+  },
+  (table) => [
+    index('ledger_lines_entry_idx').on(table.entryId),
+    index('ledger_lines_account_idx').on(table.account),
+    check('ledger_lines_amount_check', sql`${table.amountCents} <> 0`),
+  ],
+);
+
+/** A payout: a seller's whole available balance, owed until the owner marks the bank transfer done. */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: text('id').primaryKey(),
+    sellerId: text('seller_id').notNull(),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    status: text('status').$type<PayoutStatus>().notNull().default('pending'),
+    reference: text('reference'),
+    createdAt: moment('created_at').notNull().default(sql`now()`),
+    paidAt: moment('paid_at'),
+  },
+  (table) => [
+    index('payouts_seller_idx').on(table.sellerId, table.createdAt),
+    check('payouts_status_check', sql`${table.status} in (${listOf(PAYOUT_STATUSES)})`),
+    check('payouts_amount_check', sql`${table.amountCents} > 0`),
+  ],
+);

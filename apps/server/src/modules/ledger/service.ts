@@ -1,0 +1,237 @@
+// The ledger (issue 23): every movement of the marketplace's money as a double-entry entry, and what
+// is read from it (balances, a seller's statement, payouts). Posting happens inside the caller's
+// transaction, so a delivered line and its sale commit together; the database refuses an entry that
+// does not balance (migration 0013), whoever wrote it.
+//
+//   sale        payments −price               seller held +price
+//   commission  seller held −commission       commission +commission
+//   release     seller held −net              seller available +net           (after the hold)
+//   refund      payments +price               commission −commission          seller held, then available −net
+//   payout      seller available −amount      payouts +amount
+//   transfer    payouts −amount               payments +amount                (the bank transfer done)
+import { Cron } from 'croner';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { centsToEuro, HOUSE_SELLER_ID, ORDER_CURRENCY, sellerMessages, type LedgerBalance, type Payout, type SellerLedgerEntry } from '@keystore/contract';
+import { LOCKS, type Database, type Db } from '../../db/client.ts';
+import { Conflict, NotFound } from '../../platform/errors.ts';
+import {
+  accounts,
+  allBalances,
+  balanceOf,
+  findPayout,
+  insertPayout,
+  listPayouts,
+  markPayoutPaid,
+  payableSellers,
+  postEntry,
+  saleOfLine,
+  salesDue,
+  saleStates,
+  sellerBalances,
+  sellerEntries,
+  type PayoutRow,
+} from './store.ts';
+
+/** A delivered order line, as the ledger posts it. All amounts in cents, for the whole line. */
+export interface Sale {
+  orderId: string;
+  lineId: string;
+  sellerId: string;
+  priceCents: number;
+  commissionCents: number;
+  holdDays: number;
+}
+
+/** Namespace of the transaction-level advisory lock under which payouts are made (one run at a time, cluster-wide). */
+const PAYOUT_LOCK = 7_301_030;
+const RELEASE_BATCH = 500;
+
+export class Ledger {
+  private readonly database: Database;
+  private readonly log: FastifyBaseLogger | undefined;
+  private releaseCron: Cron | undefined;
+  private releasing: Promise<unknown> | undefined;
+
+  constructor(database: Database, log?: FastifyBaseLogger) {
+    this.database = database;
+    this.log = log;
+  }
+
+  /** Every minute, on one instance of the cluster at a time: held money whose hold is over becomes available. */
+  start(): void {
+    this.releaseCron = new Cron('30 * * * * *', { protect: true, unref: true }, async () => {
+      this.releasing = this.database
+        .withAdvisoryLock(LOCKS.ledgerRelease, () => this.releaseDue())
+        .then((run) => {
+          if (run.ran && run.value > 0) this.log?.info({ released: run.value }, 'held sales released to sellers');
+        })
+        .catch((error: unknown) => this.log?.error({ err: error }, 'release of held sales failed; the next run retries'));
+      await this.releasing;
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.releaseCron?.stop();
+    await this.releasing;
+  }
+
+  /** Posts a delivered line's sale and commission (once per line: a second call posts nothing). */
+  async postSale(tx: Db, sale: Sale, at = new Date()): Promise<void> {
+    const held = accounts.held(sale.sellerId);
+    const releaseAt = new Date(at.getTime() + sale.holdDays * 86_400_000);
+    const posted = await postEntry(
+      tx,
+      { kind: 'sale', sellerId: sale.sellerId, orderId: sale.orderId, lineId: sale.lineId, releaseAt, at },
+      [
+        { account: accounts.payments, amountCents: -sale.priceCents },
+        { account: held, amountCents: sale.priceCents },
+      ],
+    );
+    if (!posted || sale.commissionCents === 0) return;
+    await postEntry(tx, { kind: 'commission', sellerId: sale.sellerId, orderId: sale.orderId, lineId: sale.lineId, at }, [
+      { account: held, amountCents: -sale.commissionCents },
+      { account: accounts.commission, amountCents: sale.commissionCents },
+    ]);
+  }
+
+  /**
+   * Reverses a refunded line's sale and commission: the buyer's price back, the commission given up,
+   * and the seller's net taken from its held balance first, then its available one (which may go below
+   * zero). Nothing when the line was never posted (undelivered) or is already reversed.
+   */
+  async postRefund(tx: Db, line: { orderId: string; lineId: string }): Promise<void> {
+    const sale = await saleOfLine(tx, line.lineId);
+    if (!sale || sale.refunded) return;
+    const net = sale.priceCents - sale.commissionCents;
+    const held = await balanceOf(tx, accounts.held(sale.sellerId));
+    const fromHeld = Math.min(net, Math.max(held, 0));
+    await postEntry(tx, { kind: 'refund', sellerId: sale.sellerId, orderId: line.orderId, lineId: line.lineId }, [
+      { account: accounts.payments, amountCents: sale.priceCents },
+      { account: accounts.commission, amountCents: -sale.commissionCents },
+      { account: accounts.held(sale.sellerId), amountCents: -fromHeld },
+      { account: accounts.available(sale.sellerId), amountCents: -(net - fromHeld) },
+    ]);
+  }
+
+  /**
+   * Makes the held money of sales whose hold is over available (run every minute, once per cluster):
+   * each sale's net, or what is left held when a refund took some first. Answers how many sales.
+   */
+  async releaseDue(now = new Date()): Promise<number> {
+    let released = 0;
+    for (;;) {
+      const due = await salesDue(this.database.db, now, RELEASE_BATCH);
+      for (const sale of due) {
+        await this.database.db.transaction(async (tx) => {
+          const held = await balanceOf(tx, accounts.held(sale.seller_id));
+          const amount = Math.min(Number(sale.net), Math.max(held, 0));
+          await postEntry(tx, { kind: 'release', sellerId: sale.seller_id, lineId: null, releases: sale.id }, [
+            { account: accounts.held(sale.seller_id), amountCents: -amount },
+            { account: accounts.available(sale.seller_id), amountCents: amount },
+          ]);
+        });
+        released += 1;
+      }
+      if (due.length < RELEASE_BATCH) return released;
+    }
+  }
+
+  /**
+   * One payout per seller (the house excepted) whose available balance reaches `minimumCents`, for the
+   * whole of it, which leaves the available balance at once. Runs one at a time over the cluster, so two
+   * runs, or one run twice, never pay the same money twice. Answers the payouts made.
+   */
+  async runPayouts(minimumCents: number): Promise<PayoutRow[]> {
+    return this.database.db.transaction(async (tx) => {
+      await tx.execute(sqlLock(PAYOUT_LOCK));
+      const made: PayoutRow[] = [];
+      for (const seller of await payableSellers(tx, minimumCents, HOUSE_SELLER_ID)) {
+        const amount = Number(seller.available);
+        const payout = await insertPayout(tx, seller.seller_id, amount);
+        await postEntry(tx, { kind: 'payout', sellerId: seller.seller_id, payoutId: payout.id }, [
+          { account: accounts.available(seller.seller_id), amountCents: -amount },
+          { account: accounts.payouts, amountCents: amount },
+        ]);
+        made.push(payout);
+      }
+      return made;
+    });
+  }
+
+  /** The owner made the bank transfer of a payout. 404 for no such payout, 409 when already marked. */
+  async markPaid(id: string, reference: string): Promise<PayoutRow> {
+    return this.database.db.transaction(async (tx) => {
+      const paid = await markPayoutPaid(tx, id, reference);
+      if (!paid) {
+        if (await findPayout(tx, id)) throw new Conflict(sellerMessages.payoutAlreadyPaid);
+        throw new NotFound(sellerMessages.payoutNotFound);
+      }
+      await postEntry(tx, { kind: 'transfer', sellerId: paid.sellerId, payoutId: paid.id }, [
+        { account: accounts.payouts, amountCents: -paid.amountCents },
+        { account: accounts.payments, amountCents: paid.amountCents },
+      ]);
+      return paid;
+    });
+  }
+
+  payouts(sellerId?: string): Promise<PayoutRow[]> {
+    return listPayouts(this.database.db, sellerId);
+  }
+
+  /** Held and available of each seller asked for, in cents. */
+  balances(sellerIds: string[], db: Db = this.database.db): Promise<Map<string, { held: number; available: number }>> {
+    return sellerBalances(db, sellerIds);
+  }
+
+  /** Every account's balance in euro, and their total (always 0). */
+  async trialBalance(): Promise<LedgerBalance> {
+    const rows = await allBalances(this.database.db);
+    const total = rows.reduce((sum, row) => sum + Number(row.balance), 0);
+    return { accounts: rows.map((row) => ({ account: row.account, balance: centsToEuro(Number(row.balance)) })), total: centsToEuro(total), currency: ORDER_CURRENCY };
+  }
+
+  /** The store's commission earned so far, in cents. */
+  commissionEarned(): Promise<number> {
+    return balanceOf(this.database.db, accounts.commission);
+  }
+
+  /** What the store owes sellers (every seller's held and available, and payouts not yet transferred), in cents. */
+  async owedToSellers(): Promise<number> {
+    const rows = await allBalances(this.database.db);
+    return rows
+      .filter((row) => row.account === accounts.payouts || (row.account.startsWith('seller:') && !row.account.startsWith(`seller:${HOUSE_SELLER_ID}:`)))
+      .reduce((sum, row) => sum + Number(row.balance), 0);
+  }
+
+  async statement(sellerId: string, page: number, pageSize: number): Promise<{ items: SellerLedgerEntry[]; total: number }> {
+    const { items, total } = await sellerEntries(this.database.db, sellerId, page, pageSize);
+    return {
+      total,
+      items: items.map((item) => ({ _id: item.id, date: item.at.toISOString(), kind: item.kind === 'transfer' ? 'payout' : item.kind, amount: centsToEuro(Number(item.amount)), orderId: item.order_id })),
+    };
+  }
+
+  saleStates(lineIds: string[]) {
+    return saleStates(this.database.db, lineIds);
+  }
+}
+
+/** A payout as answered, with its seller's name. */
+export function toPayout(row: PayoutRow, sellerName: string): Payout {
+  return {
+    _id: row.id,
+    sellerId: row.sellerId,
+    sellerName,
+    amount: centsToEuro(row.amountCents),
+    currency: ORDER_CURRENCY,
+    status: row.status,
+    reference: row.reference,
+    createdAt: row.createdAt.toISOString(),
+    paidAt: row.paidAt?.toISOString() ?? null,
+  };
+}
+
+function sqlLock(key: number) {
+  return sql`select pg_advisory_xact_lock(${key})`;
+}

@@ -1,0 +1,199 @@
+// Data access for the ledger: entries and their lines, balances as sums, payouts. The balance of every
+// entry is the database's to enforce (migration 0013's deferred constraint trigger): this file only
+// writes what the service composed, and reads sums.
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { queryRows, type Db } from '../../db/client.ts';
+import { newId } from '../../platform/ids.ts';
+import { ledgerEntries, ledgerLines, payouts, type EntryKind } from './schema.ts';
+
+export type PayoutRow = typeof payouts.$inferSelect;
+
+/** One line of an entry: an account and a signed amount in cents (never zero: zero lines are dropped). */
+export interface Posting {
+  account: string;
+  amountCents: number;
+}
+
+export interface EntryHead {
+  kind: EntryKind;
+  sellerId?: string | null;
+  orderId?: string | null;
+  lineId?: string | null;
+  payoutId?: string | null;
+  releaseAt?: Date | null;
+  releases?: string | null;
+  at?: Date;
+}
+
+/** `(a, b, c)`: a list of parameters for `in` (never empty). */
+export function inList(values: readonly string[]) {
+  return sql`(${sql.join(values.map((value) => sql`${value}`), sql`, `)})`;
+}
+
+/** The accounts of the ledger. */
+export const accounts = {
+  payments: 'payments',
+  commission: 'commission',
+  payouts: 'payouts',
+  held: (sellerId: string) => `seller:${sellerId}:held`,
+  available: (sellerId: string) => `seller:${sellerId}:available`,
+} as const;
+
+/**
+ * Writes an entry and its lines; answers its id, or undefined when an entry of this kind was already
+ * posted for the same line, sale or payout (the unique indexes: each posting happens once).
+ */
+export async function postEntry(tx: Db, head: EntryHead, lines: Posting[]): Promise<string | undefined> {
+  const id = newId(20);
+  const [written] = await tx
+    .insert(ledgerEntries)
+    .values({ id, ...head })
+    .onConflictDoNothing()
+    .returning({ id: ledgerEntries.id });
+  if (!written) return undefined;
+  const kept = lines.filter((line) => line.amountCents !== 0);
+  if (kept.length > 0) await tx.insert(ledgerLines).values(kept.map((line) => ({ entryId: id, account: line.account, amountCents: line.amountCents })));
+  return id;
+}
+
+/** An account's balance: the sum of its lines. */
+export async function balanceOf(db: Db, account: string): Promise<number> {
+  const [row] = await db
+    .select({ sum: sql<string | null>`sum(${ledgerLines.amountCents})` })
+    .from(ledgerLines)
+    .where(eq(ledgerLines.account, account));
+  return Number(row?.sum ?? 0);
+}
+
+/** Held and available of some sellers (every seller asked is in the answer). */
+export async function sellerBalances(db: Db, sellerIds: string[]): Promise<Map<string, { held: number; available: number }>> {
+  const balances = new Map(sellerIds.map((id) => [id, { held: 0, available: 0 }]));
+  if (sellerIds.length === 0) return balances;
+  const wanted = sellerIds.flatMap((id) => [accounts.held(id), accounts.available(id)]);
+  const rows = await queryRows<{ account: string; sum: string }>(
+    db,
+    sql`select account, sum(amount_cents)::text as sum from ledger_lines where account in ${inList(wanted)} group by account`,
+  );
+  for (const row of rows) {
+    const [, sellerId, part] = row.account.split(':') as [string, string, 'held' | 'available'];
+    balances.get(sellerId)![part] = Number(row.sum);
+  }
+  return balances;
+}
+
+/** Every account's balance. */
+export function allBalances(db: Db): Promise<Array<{ account: string; balance: string }>> {
+  return queryRows(db, sql`select account, sum(amount_cents)::text as balance from ledger_lines group by account order by account`);
+}
+
+/** The posted sale and commission of an order line: what a refund reverses. */
+export async function saleOfLine(tx: Db, lineId: string): Promise<{ sellerId: string; priceCents: number; commissionCents: number; refunded: boolean } | undefined> {
+  const rows = await queryRows<{ kind: EntryKind; seller_id: string; amount: string }>(
+    tx,
+    sql`select e.kind, e.seller_id, coalesce(sum(l.amount_cents) filter (where l.account like 'seller:%'), 0)::text as amount
+        from ledger_entries e left join ledger_lines l on l.entry_id = e.id
+        where e.line_id = ${lineId} group by e.id, e.kind, e.seller_id`,
+  );
+  const sale = rows.find((row) => row.kind === 'sale');
+  if (!sale) return undefined;
+  const commission = rows.find((row) => row.kind === 'commission');
+  return {
+    sellerId: sale.seller_id,
+    priceCents: Number(sale.amount),
+    commissionCents: commission ? -Number(commission.amount) : 0,
+    refunded: rows.some((row) => row.kind === 'refund'),
+  };
+}
+
+/** Sales whose hold is over and which are neither released nor refunded, oldest first. */
+export function salesDue(db: Db, now: Date, limit: number): Promise<Array<{ id: string; seller_id: string; line_id: string; net: string }>> {
+  return queryRows(
+    db,
+    sql`select s.id, s.seller_id, s.line_id,
+          (select coalesce(sum(l.amount_cents), 0) from ledger_lines l join ledger_entries c on c.id = l.entry_id
+             where c.line_id = s.line_id and c.kind in ('sale', 'commission') and l.account = 'seller:' || s.seller_id || ':held')::text as net
+        from ledger_entries s
+        where s.kind = 'sale' and s.release_at <= ${now.toISOString()}::timestamptz
+          and not exists (select 1 from ledger_entries r where r.releases = s.id)
+          and not exists (select 1 from ledger_entries f where f.line_id = s.line_id and f.kind = 'refund')
+        order by s.release_at limit ${limit}`,
+  );
+}
+
+/** One page of the entries that touch a seller's accounts, newest first, with what each did to its balance. */
+export async function sellerEntries(
+  db: Db,
+  sellerId: string,
+  page: number,
+  pageSize: number,
+): Promise<{ total: number; items: Array<{ id: string; at: Date; kind: EntryKind; order_id: string | null; amount: string }> }> {
+  const held = accounts.held(sellerId);
+  const available = accounts.available(sellerId);
+  const [counted] = await queryRows<{ total: number }>(
+    db,
+    sql`select count(distinct entry_id)::int as total from ledger_lines where account in (${held}, ${available})`,
+  );
+  const items = await queryRows<{ id: string; at: Date; kind: EntryKind; order_id: string | null; amount: string }>(
+    db,
+    sql`select e.id, e.at, e.kind, e.order_id,
+          sum(case when e.kind = 'release' then case when l.account = ${available} then l.amount_cents else 0 end else l.amount_cents end)::text as amount
+        from ledger_entries e join ledger_lines l on l.entry_id = e.id
+        where l.account in (${held}, ${available})
+        group by e.id, e.at, e.kind, e.order_id
+        order by e.at desc, e.id desc limit ${pageSize} offset ${(page - 1) * pageSize}`,
+  );
+  return { total: counted?.total ?? 0, items: items.map((item) => ({ ...item, at: new Date(item.at) })) };
+}
+
+/** How the sales of some order lines stand in the ledger: posted, released, refunded. */
+export async function saleStates(db: Db, lineIds: string[]): Promise<Map<string, { sold: boolean; released: boolean; refunded: boolean }>> {
+  const states = new Map<string, { sold: boolean; released: boolean; refunded: boolean }>();
+  if (lineIds.length === 0) return states;
+  const rows = await queryRows<{ line_id: string; sold: boolean; released: boolean; refunded: boolean }>(
+    db,
+    sql`select s.line_id, true as sold,
+          exists (select 1 from ledger_entries r where r.releases = s.id) as released,
+          exists (select 1 from ledger_entries f where f.line_id = s.line_id and f.kind = 'refund') as refunded
+        from ledger_entries s where s.kind = 'sale' and s.line_id in ${inList(lineIds)}`,
+  );
+  for (const row of rows) states.set(row.line_id, row);
+  return states;
+}
+
+export async function insertPayout(tx: Db, sellerId: string, amountCents: number): Promise<PayoutRow> {
+  const [row] = await tx.insert(payouts).values({ id: newId(), sellerId, amountCents }).returning();
+  return row!;
+}
+
+export function listPayouts(db: Db, sellerId?: string): Promise<PayoutRow[]> {
+  return db
+    .select()
+    .from(payouts)
+    .where(sellerId === undefined ? undefined : eq(payouts.sellerId, sellerId))
+    .orderBy(desc(payouts.createdAt), desc(payouts.id))
+    .limit(500);
+}
+
+export async function markPayoutPaid(tx: Db, id: string, reference: string): Promise<PayoutRow | undefined> {
+  const [row] = await tx
+    .update(payouts)
+    .set({ status: 'paid', reference, paidAt: new Date() })
+    .where(and(eq(payouts.id, id), eq(payouts.status, 'pending')))
+    .returning();
+  return row;
+}
+
+export async function findPayout(db: Db, id: string): Promise<PayoutRow | undefined> {
+  const [row] = await db.select().from(payouts).where(eq(payouts.id, id));
+  return row;
+}
+
+/** Every seller (the house excepted) whose available balance is at least `minimum`. */
+export function payableSellers(tx: Db, minimum: number, except: string): Promise<Array<{ seller_id: string; available: string }>> {
+  return queryRows(
+    tx,
+    sql`select split_part(account, ':', 2) as seller_id, sum(amount_cents)::text as available
+        from ledger_lines where account like 'seller:%:available' and account <> ${accounts.available(except)}
+        group by account having sum(amount_cents) >= ${minimum} order by account`,
+  );
+}

@@ -1,0 +1,141 @@
+// Reserving an order's keys across the offers of each game (issue 23). Each line is filled from the
+// game's offers cheapest first (ties: the older offer), and split over several when one has too few:
+// the house's (the supplier's feed: a reservation on the games row) and sellers' (their uploaded keys,
+// reserved by the line). Games are taken in id order and each games row is locked first, so two
+// orders over the same games take turns and cannot deadlock; a key is reserved by one line at a time.
+import { and, eq, sql } from 'drizzle-orm';
+import { catalogMessages, HOUSE_SELLER_ID, HOUSE_SELLER_NAME, orderMessages, sellerMessages, centsToEuro } from '@keystore/contract';
+import type { Db } from '../../db/client.ts';
+import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
+import type { GameStock } from '../../platform/events.ts';
+import { newId } from '../../platform/ids.ts';
+import { games } from '../catalog/schema.ts';
+import { houseOfferId, marketOffers, refreshMarket, reserveKeys, type MarketOffer } from '../sellers/ports.ts';
+import type { OrderLineRow } from './store.ts';
+
+/** A line of a request: a game, how many, and the offer and price the cart showed, when it knew them. */
+export interface OrderRequestLine {
+  gameId: string;
+  quantity: number;
+  offerId?: string | undefined;
+  expectedPriceCents?: number | undefined;
+}
+
+/**
+ * Reserves every request's keys for order `orderId` and answers its lines (one per offer used) and the
+ * stock the games show after. Throws NotFound for a game not in the store, Conflict naming the first
+ * game that cannot be covered, and a 409 with `prices` when the offers now cost more than the cart showed.
+ */
+export async function reserveFromOffers(tx: Db, orderId: string, requests: OrderRequestLine[]): Promise<{ lines: OrderLineRow[]; stock: GameStock[] }> {
+  const lines: Array<OrderLineRow & { request: number }> = [];
+  const dearer: Array<{ gameId: string; price: number }> = [];
+  const sorted = requests.map((request, index) => ({ ...request, index })).sort((a, b) => (a.gameId < b.gameId ? -1 : a.gameId > b.gameId ? 1 : (a.offerId ?? '') < (b.offerId ?? '') ? -1 : 1));
+  for (const request of sorted) {
+    const [game] = await tx
+      .select({
+        id: games.id,
+        title: games.title,
+        image: games.image,
+        platform: games.platform,
+        priceCents: games.priceCents,
+        supplierPriceCents: games.supplierPriceCents,
+        supplierProductId: games.supplierProductId,
+        stock: games.stock,
+        active: games.active,
+        hidden: games.hidden,
+        createdAt: games.createdAt,
+      })
+      .from(games)
+      .where(eq(games.id, request.gameId))
+      .for('update');
+    // A game the owner hid is not in the store: not found, like one that never was.
+    if (!game || game.hidden) throw new NotFound(catalogMessages.gameNotFound);
+    const house: MarketOffer | undefined =
+      game.active && game.stock > 0
+        ? { offerId: houseOfferId(game.id), sellerId: HOUSE_SELLER_ID, sellerName: '', priceCents: game.priceCents, netPriceCents: game.supplierPriceCents, stock: game.stock, createdAt: game.createdAt.getTime() }
+        : undefined;
+    const offers = [...(house ? [house] : []), ...(await marketOffers(tx, game.id))]
+      .filter((offer) => request.offerId === undefined || offer.offerId === request.offerId)
+      .sort((a, b) => a.priceCents - b.priceCents || a.createdAt - b.createdAt);
+    let remaining = request.quantity;
+    let highest = 0;
+    for (const offer of offers) {
+      if (remaining === 0) break;
+      const lineId = newId();
+      const take = Math.min(remaining, offer.stock);
+      let got: number;
+      if (offer.sellerId === HOUSE_SELLER_ID) {
+        // The row is locked: the stock read above is still what can be reserved.
+        await tx.update(games).set({ reserved: sql`${games.reserved} + ${take}` }).where(and(eq(games.id, game.id), sql`${games.stock} >= ${take}`));
+        got = take;
+      } else {
+        got = await reserveKeys(tx, offer.offerId, orderId, lineId, take);
+      }
+      if (got === 0) continue;
+      remaining -= got;
+      highest = Math.max(highest, offer.priceCents);
+      lines.push({
+        id: lineId,
+        orderId,
+        position: 0,
+        gameId: game.id,
+        supplierProductId: game.supplierProductId,
+        title: game.title,
+        image: game.image,
+        platform: game.platform,
+        quantity: got,
+        unitPriceCents: offer.priceCents,
+        // The house's keys are bought from the supplier at its price; a seller's net is what it receives.
+        supplierPriceCents: offer.netPriceCents,
+        offerId: offer.offerId,
+        sellerId: offer.sellerId,
+        sellerName: offer.sellerId === HOUSE_SELLER_ID ? HOUSE_SELLER_NAME : offer.sellerName,
+        commissionCents: offer.sellerId === HOUSE_SELLER_ID ? null : offer.priceCents - offer.netPriceCents,
+        refundedAt: null,
+        refundReason: null,
+        request: request.index,
+      });
+    }
+    if (remaining > 0) {
+      if (request.offerId !== undefined) throw new Conflict(sellerMessages.offerUnavailable);
+      const available = offers.reduce((sum, offer) => sum + offer.stock, 0);
+      throw new Conflict(orderMessages.outOfStock(game.title, available));
+    }
+    if (request.expectedPriceCents !== undefined && highest > request.expectedPriceCents) dearer.push({ gameId: game.id, price: centsToEuro(highest) });
+  }
+  if (dearer.length > 0) throw new HttpError(409, sellerMessages.priceChanged, {}, { prices: dearer });
+  // The lines in the order the cart listed its games, each game's cheapest offer first.
+  const ordered = lines
+    .sort((a, b) => a.request - b.request || a.unitPriceCents - b.unitPriceCents)
+    .map(({ request: _request, ...line }, position) => ({ ...line, position }));
+  const stock = await refreshMarket(tx, requests.map((request) => request.gameId));
+  return { lines: ordered, stock };
+}
+
+/**
+ * Takes again the keys of an order that lapsed before its money came: each line from its own offer, at
+ * the quantity it had, or Conflict (the caller refunds the payment). Answers the games' shown stock after.
+ */
+export async function reserveLinesAgain(tx: Db, orderId: string, lines: OrderLineRow[]): Promise<GameStock[]> {
+  for (const line of [...lines].sort((a, b) => (a.gameId < b.gameId ? -1 : 1))) {
+    if (line.refundedAt) continue;
+    if (line.sellerId === HOUSE_SELLER_ID) {
+      const taken = await tx
+        .update(games)
+        .set({ reserved: sql`${games.reserved} + ${line.quantity}` })
+        .where(and(eq(games.id, line.gameId), eq(games.active, true), eq(games.hidden, false), sql`${games.stock} >= ${line.quantity}`))
+        .returning({ id: games.id });
+      if (taken.length === 0) throw new Conflict(orderMessages.outOfStock(line.title, 0));
+    } else {
+      await tx.execute(sql`select id from games where id = ${line.gameId} for update`);
+      if ((await reserveKeys(tx, line.offerId, orderId, line.id, line.quantity)) < line.quantity) throw new Conflict(sellerMessages.offerUnavailable);
+    }
+  }
+  return refreshMarket(tx, lines.map((line) => line.gameId));
+}
+
+/** A game's title, for a refusal that names it. */
+export async function titleOfGame(tx: Db, gameId: string): Promise<string> {
+  const [game] = await tx.select({ title: games.title }).from(games).where(eq(games.id, gameId));
+  return game?.title ?? gameId;
+}

@@ -1,0 +1,328 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  apiKeyIdParamsSchema,
+  apiKeyListSchema,
+  apiKeyRequestSchema,
+  createdApiKeySchema,
+  errorSchema,
+  gameOfferListSchema,
+  keyUploadAnswerSchema,
+  keyUploadSchema,
+  offerAnswerSchema,
+  offerIdParamsSchema,
+  offerKeyParamsSchema,
+  offerListSchema,
+  offerPatchSchema,
+  offerRequestSchema,
+  payoutListSchema,
+  pricePreviewQuerySchema,
+  pricePreviewSchema,
+  sellerAnswerSchema,
+  sellerApiHeadersSchema,
+  sellerApplicationSchema,
+  sellerKeyListSchema,
+  sellerLedgerSchema,
+  sellerMessages,
+  sellerPageQuerySchema,
+  sellerSalesSchema,
+  sellerSchema,
+  SELLER_PAGE_SIZE,
+  idField,
+} from '@keystore/contract';
+import { z } from 'zod';
+import { Forbidden } from '../../platform/errors.ts';
+import { NO_AUTH } from '../../platform/openapi.ts';
+import { perAddress, type LimitRule } from '../../platform/limits.ts';
+import { toPayout, type Ledger } from '../ledger/ports.ts';
+import type { Accounts } from '../users/ports.ts';
+import type { SellersService } from './service.ts';
+import type { SellerRow } from './store.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The seller calling /api/seller/* (by its session or its X-Api-Key). */
+    seller: SellerRow;
+  }
+}
+
+const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { sellerApiKey: [] }];
+const tags = ['sellers'];
+const denied = { 401: errorSchema, 403: errorSchema, 404: errorSchema };
+/** A seller's system may call often (key uploads, price changes), within reason. */
+const SELLER_API: LimitRule = { name: 'seller-api', limit: 600, windowSeconds: 60 };
+const APPLY: LimitRule = { name: 'seller-apply', limit: 10, windowSeconds: 3600 };
+
+/** The marketplace's routes for sellers (/api/sellers, /api/seller/*) and a game's offers for shoppers. */
+export const sellerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; ledger: Ledger; accounts: Accounts }> = async (app, { sellers, ledger, accounts }) => {
+  /** The caller's seller: an X-Api-Key (a suspended seller's is refused), else the session's user's seller. */
+  const asSeller = async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = request.headers['x-api-key'];
+    if (typeof key === 'string' && key.length > 0) {
+      request.seller = await sellers.ofApiKey(key);
+      return;
+    }
+    await app.authenticate(request, reply);
+    request.seller = await sellers.ofUser(request.account.userId);
+  };
+  /** As asSeller, for a change: a suspended seller may read its account, not change it. */
+  const asActiveSeller = async (request: FastifyRequest, reply: FastifyReply) => {
+    await asSeller(request, reply);
+    if (request.seller.status === 'suspended') throw new Forbidden(sellerMessages.sellerSuspended);
+  };
+  const config = { limits: [perAddress(SELLER_API)] };
+  const headers = sellerApiHeadersSchema;
+
+  app.post(
+    '/api/sellers',
+    {
+      onRequest: app.authenticate,
+      config: { limits: [perAddress(APPLY)] },
+      schema: {
+        operationId: 'applyAsSeller',
+        tags,
+        summary: 'A signed-in, verified customer applies to sell; the owner approves in the back office',
+        security: [{ bearerAuth: [] }],
+        body: sellerApplicationSchema,
+        response: { 201: sellerAnswerSchema, 400: errorSchema, 401: errorSchema, 403: errorSchema, 409: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = await accounts.findById(request.account.userId);
+      const seller = await sellers.apply(request.account.userId, user?.emailVerifiedAt != null, request.body);
+      return reply.code(201).send({ seller });
+    },
+  );
+
+  app.get(
+    '/api/seller',
+    {
+      onRequest: asSeller,
+      config,
+      schema: { operationId: 'getSeller', tags, summary: "The caller's seller account, balance and stock", security, headers, response: { 200: sellerSchema, ...denied } },
+    },
+    async (request) => sellers.view(request.seller),
+  );
+
+  // --- API keys ---
+  app.post(
+    '/api/seller/api-keys',
+    {
+      onRequest: asActiveSeller,
+      config,
+      schema: {
+        operationId: 'createSellerApiKey',
+        tags,
+        summary: 'A new API key for the seller\'s systems; the key is in this answer only',
+        security,
+        headers,
+        body: apiKeyRequestSchema,
+        response: { 201: createdApiKeySchema, 400: errorSchema, 409: errorSchema, ...denied },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await sellers.createApiKey(request.seller, request.body.name)),
+  );
+  app.get(
+    '/api/seller/api-keys',
+    {
+      onRequest: asSeller,
+      config,
+      schema: { operationId: 'listSellerApiKeys', tags, summary: "The seller's API keys (never the keys themselves)", security, headers, response: { 200: apiKeyListSchema, ...denied } },
+    },
+    async (request) => sellers.apiKeys(request.seller),
+  );
+  app.delete(
+    '/api/seller/api-keys/:id',
+    {
+      onRequest: asSeller,
+      config,
+      schema: { operationId: 'deleteSellerApiKey', tags, summary: 'Revokes an API key', security, headers, params: apiKeyIdParamsSchema, response: { 204: z.null(), ...denied } },
+    },
+    async (request, reply) => {
+      await sellers.deleteApiKey(request.seller, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // --- Offers ---
+  app.get(
+    '/api/seller/price-preview',
+    {
+      onRequest: asSeller,
+      config,
+      schema: {
+        operationId: 'sellerPricePreview',
+        tags,
+        summary: "What a buyer pays for a net price, by the seller's commission",
+        security,
+        headers,
+        querystring: pricePreviewQuerySchema,
+        response: { 200: pricePreviewSchema, 400: errorSchema, ...denied },
+      },
+    },
+    async (request) => sellers.pricePreview(request.seller, Math.round(request.query.netPrice * 100)),
+  );
+  app.get(
+    '/api/seller/offers',
+    {
+      onRequest: asSeller,
+      config,
+      schema: { operationId: 'listSellerOffers', tags, summary: "The seller's offers, newest first", security, headers, response: { 200: offerListSchema, ...denied } },
+    },
+    async (request) => sellers.offers(request.seller),
+  );
+  app.post(
+    '/api/seller/offers',
+    {
+      onRequest: asActiveSeller,
+      config,
+      schema: {
+        operationId: 'createSellerOffer',
+        tags,
+        summary: 'Offers a game at a net price (one offer per game); it shows in the store once the seller is active and has keys',
+        security,
+        headers,
+        body: offerRequestSchema,
+        response: { 201: offerAnswerSchema, 400: errorSchema, 409: errorSchema, ...denied },
+      },
+    },
+    async (request, reply) => reply.code(201).send({ offer: await sellers.createOffer(request.seller, request.body) }),
+  );
+  app.patch(
+    '/api/seller/offers/:id',
+    {
+      onRequest: asActiveSeller,
+      config,
+      schema: {
+        operationId: 'updateSellerOffer',
+        tags,
+        summary: "Changes an offer's net price or pauses it",
+        security,
+        headers,
+        params: offerIdParamsSchema,
+        body: offerPatchSchema,
+        response: { 200: offerAnswerSchema, 400: errorSchema, ...denied },
+      },
+    },
+    async (request) => ({ offer: await sellers.patchOffer(request.seller, request.params.id, request.body) }),
+  );
+
+  // --- Keys ---
+  app.post(
+    '/api/seller/offers/:id/keys',
+    {
+      onRequest: asActiveSeller,
+      config,
+      bodyLimit: 1024 * 1024,
+      schema: {
+        operationId: 'uploadSellerKeys',
+        tags,
+        summary: 'Adds up to 1,000 keys to an offer; invalid and duplicate keys are counted and skipped',
+        security,
+        headers,
+        params: offerIdParamsSchema,
+        body: keyUploadSchema,
+        response: { 200: keyUploadAnswerSchema, 400: errorSchema, ...denied },
+      },
+    },
+    async (request) => sellers.uploadKeys(request.seller, request.params.id, request.body.keys),
+  );
+  app.get(
+    '/api/seller/offers/:id/keys',
+    {
+      onRequest: asSeller,
+      config,
+      schema: {
+        operationId: 'listSellerKeys',
+        tags,
+        summary: "An offer's keys, masked, with their state",
+        security,
+        headers,
+        params: offerIdParamsSchema,
+        response: { 200: sellerKeyListSchema, ...denied },
+      },
+    },
+    async (request) => sellers.keys(request.seller, request.params.id),
+  );
+  app.delete(
+    '/api/seller/offers/:id/keys/:keyId',
+    {
+      onRequest: asActiveSeller,
+      config,
+      schema: {
+        operationId: 'deleteSellerKey',
+        tags,
+        summary: 'Deletes an available key (409 for a reserved or sold one)',
+        security,
+        headers,
+        params: offerKeyParamsSchema,
+        response: { 204: z.null(), 409: errorSchema, ...denied },
+      },
+    },
+    async (request, reply) => {
+      await sellers.deleteKey(request.seller, request.params.id, request.params.keyId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // --- Sales and money ---
+  app.get(
+    '/api/seller/sales',
+    {
+      onRequest: asSeller,
+      config,
+      schema: {
+        operationId: 'listSellerSales',
+        tags,
+        summary: "The seller's sales, newest first (never the buyer)",
+        security,
+        headers,
+        querystring: sellerPageQuerySchema,
+        response: { 200: sellerSalesSchema, 400: errorSchema, ...denied },
+      },
+    },
+    async (request) => sellers.sales(request.seller, request.query.page),
+  );
+  app.get(
+    '/api/seller/ledger',
+    {
+      onRequest: asSeller,
+      config,
+      schema: {
+        operationId: 'sellerLedger',
+        tags,
+        summary: "The entries of the seller's balance: sales, commission, releases, refunds, payouts",
+        security,
+        headers,
+        querystring: sellerPageQuerySchema,
+        response: { 200: sellerLedgerSchema, 400: errorSchema, ...denied },
+      },
+    },
+    async (request) => ({ ...(await ledger.statement(request.seller.id, request.query.page, SELLER_PAGE_SIZE)), page: request.query.page, pageSize: SELLER_PAGE_SIZE }),
+  );
+  app.get(
+    '/api/seller/payouts',
+    {
+      onRequest: asSeller,
+      config,
+      schema: { operationId: 'sellerPayouts', tags, summary: "The seller's payouts, newest first", security, headers, response: { 200: payoutListSchema, ...denied } },
+    },
+    async (request) => (await ledger.payouts(request.seller.id)).map((payout) => toPayout(payout, request.seller.name)),
+  );
+
+  // --- The store ---
+  app.get(
+    '/api/games/:id/offers',
+    {
+      schema: {
+        operationId: 'listGameOffers',
+        tags: ['catalog'],
+        security: NO_AUTH,
+        summary: "A game's offers that can be bought now, the house's included, best first",
+        params: z.object({ id: idField(sellerMessages.gameNotFound) }),
+        response: { 200: gameOfferListSchema, 404: errorSchema },
+      },
+    },
+    async (request) => sellers.offersOfGame(request.params.id),
+  );
+};

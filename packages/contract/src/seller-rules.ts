@@ -1,0 +1,110 @@
+// The marketplace without zod (issue 23): sellers, offers, uploaded keys, commission and payouts.
+// Imported by the schemas in sellers.ts, the server, and the web app's seller pages
+// (`@keystore/contract/seller-rules`). Money is integer euro cents here; answers carry euro.
+
+export const SELLER_STATUSES = ['pending', 'active', 'suspended'] as const;
+export type SellerStatus = (typeof SELLER_STATUSES)[number];
+export const OFFER_STATUSES = ['active', 'paused'] as const;
+export type OfferStatus = (typeof OFFER_STATUSES)[number];
+export const SELLER_KEY_STATES = ['available', 'reserved', 'sold'] as const;
+export type SellerKeyState = (typeof SELLER_KEY_STATES)[number];
+export const LEDGER_KINDS = ['sale', 'commission', 'release', 'refund', 'payout'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+export const PAYOUT_STATUSES = ['pending', 'paid'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/** The house seller: the supplier's feed, whose keys are bought after payment. Its id never changes. */
+export const HOUSE_SELLER_ID = 'house';
+export const HOUSE_SELLER_NAME = 'Keystore';
+
+/** The store's default commission on a seller's net price, until the owner sets another (back office). */
+export const DEFAULT_COMMISSION_PERCENT = 10;
+export const DEFAULT_COMMISSION_FIXED_CENTS = 0;
+export const COMMISSION_PERCENT_MAX = 50;
+/** The most a fixed commission may be, in cents (€10). */
+export const COMMISSION_FIXED_MAX_CENTS = 1000;
+/** Days a sale's money is held before it can be paid out (Eneba holds 14). */
+export const DEFAULT_HOLD_DAYS = 14;
+export const HOLD_DAYS_MAX = 90;
+/** A payout is made only for an available balance of at least this (cents), unless PAYOUT_MINIMUM says otherwise. */
+export const DEFAULT_PAYOUT_MINIMUM_CENTS = 2000;
+
+/** An offer's net price: from €0.10 to €10,000. */
+export const NET_PRICE_MIN_CENTS = 10;
+export const NET_PRICE_MAX_CENTS = 1_000_000;
+/** Keys one upload call may carry, and a key's length once trimmed. */
+export const KEYS_PER_UPLOAD = 1000;
+export const KEY_MIN_LENGTH = 5;
+export const KEY_MAX_LENGTH = 200;
+export const SELLER_NAME_MIN = 2;
+export const SELLER_NAME_MAX = 60;
+export const API_KEY_NAME_MAX = 60;
+/** A seller's API keys, at most. */
+export const API_KEYS_MAX = 10;
+/** Rows per page of a seller's sales and ledger. */
+export const SELLER_PAGE_SIZE = 25;
+
+/** A commission rule: a percent of the net price (two decimals at most) plus a fixed amount in cents. */
+export interface Commission {
+  percent: number;
+  fixedCents: number;
+}
+
+/**
+ * The commission on a net price: `percent` of it, rounded half up to the cent, plus the fixed part.
+ * Computed in integers (percent in hundredths), so 10 % of €0.15 is 2 cents, never 1.4999….
+ */
+export function commissionCents(netCents: number, commission: Commission): number {
+  const hundredths = Math.round(commission.percent * 100);
+  return Math.floor((netCents * hundredths + 5000) / 10000) + commission.fixedCents;
+}
+
+/** What a buyer pays for an offer: the seller's net price plus the commission. */
+export function buyerPriceCents(netCents: number, commission: Commission): number {
+  return netCents + commissionCents(netCents, commission);
+}
+
+/** A key as compared for duplicates: without spaces, dashes and case. */
+export function normalizedSerial(serial: string): string {
+  return serial.replace(/[\s-]+/g, '').toUpperCase();
+}
+
+/** Whether an uploaded key (already trimmed) can be stored: printable, 5 to 200 characters. */
+export function keyIsValid(serial: string): boolean {
+  return serial.length >= KEY_MIN_LENGTH && serial.length <= KEY_MAX_LENGTH && /^[\x20-\x7E]+$/.test(serial) && normalizedSerial(serial).length > 0;
+}
+
+/** Every text the marketplace answers or shows. */
+export const sellerMessages = {
+  notSignedIn: 'Please sign in to continue',
+  verifyFirst: 'Please verify your e-mail address before applying as a seller',
+  alreadySeller: 'You already have a seller account',
+  notSeller: 'You have no seller account yet',
+  sellerNotFound: 'Seller not found',
+  sellerSuspended: 'This seller account is suspended',
+  nameInvalid: `Seller name must be ${SELLER_NAME_MIN} to ${SELLER_NAME_MAX} characters`,
+  nameTaken: 'This seller name is already taken',
+  contactEmailInvalid: 'Please enter a valid contact e-mail',
+  countryInvalid: 'Country must be a two-letter ISO code, e.g. DE',
+  apiKeyInvalid: 'Invalid API key',
+  apiKeyNameInvalid: `API key name must be 1 to ${API_KEY_NAME_MAX} characters`,
+  apiKeyNotFound: 'API key not found',
+  tooManyApiKeys: `A seller may have at most ${API_KEYS_MAX} API keys`,
+  gameNotFound: 'Game not found',
+  offerNotFound: 'Offer not found',
+  offerExists: 'You already have an offer for this game',
+  netPriceInvalid: `Net price must be between €${(NET_PRICE_MIN_CENTS / 100).toFixed(2)} and €${(NET_PRICE_MAX_CENTS / 100).toLocaleString('en')}`,
+  offerStatusInvalid: 'Status must be active or paused',
+  keysInvalid: `Send 1 to ${KEYS_PER_UPLOAD} keys`,
+  keyNotFound: 'Key not found',
+  keyNotAvailable: 'Only an available key can be deleted',
+  commissionInvalid: `Commission must be 0 to ${COMMISSION_PERCENT_MAX} % plus at most €${(COMMISSION_FIXED_MAX_CENTS / 100).toFixed(2)}`,
+  holdDaysInvalid: `Hold days must be a whole number from 0 to ${HOLD_DAYS_MAX}`,
+  payoutNotFound: 'Payout not found',
+  payoutAlreadyPaid: 'This payout is already marked paid',
+  referenceInvalid: 'A bank reference of 1 to 100 characters is required',
+  priceChanged: 'Prices changed since you added these games to your cart. Please review the new prices.',
+  offerUnavailable: 'This offer is no longer available',
+  soldBy: (seller: string) => `Sold by ${seller}`,
+  otherOffers: (count: number, from: string) => `${count} other offer${count === 1 ? '' : 's'} from ${from}`,
+} as const;
