@@ -183,7 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The back office (decision 023): composed from the modules that own the data.
   await app.register(adminAuditRoutes, { database });
   await app.register(adminOrderRoutes, { orders, users });
-  await app.register(adminStatsRoutes, { orders, users, support });
+  await app.register(adminStatsRoutes, { orders, users, support, ledger });
   await app.register(adminUserRoutes, { users, auth, notifications, database });
   await app.register(adminCatalogRoutes, { catalog, users, sellers, database });
   await app.register(adminSellerRoutes, { sellers, ledger, users, database, payoutMinimumCents: config.payoutMinimumCents });

@@ -57,6 +57,8 @@ export const adminStatsSchema = z
     openSupport: z.number().int(),
     /** Revenue of today (UTC), whatever the period. */
     today: z.number(),
+    /** The marketplace now (issue 23): the store's commission earned so far, and what it owes sellers (held, available, and payouts not yet transferred). */
+    marketplace: z.object({ commissionEarned: z.number(), owedToSellers: z.number() }),
   })
   .meta({ id: 'AdminStats' });
 export type AdminStats = z.infer<typeof adminStatsSchema>;

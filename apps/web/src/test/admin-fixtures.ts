@@ -53,6 +53,7 @@ export function testAdminStats(overrides: Partial<AdminStats> = {}): AdminStats 
     undelivered: 3,
     openSupport: 5,
     today: 334.5,
+    marketplace: { commissionEarned: 87.25, owedToSellers: 410.6 },
     ...overrides,
   });
 }

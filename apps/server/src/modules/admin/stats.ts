@@ -2,6 +2,7 @@
 // the module that owns its data (orders, users, support) and put together here.
 import { ADMIN_STATS_DEFAULT_DAYS, ADMIN_STATS_MAX_DAYS, ADMIN_TOP_GAMES, adminMessages, centsToEuro, ORDER_CURRENCY, type AdminStats } from '@keystore/contract';
 import { Invalid } from '../../platform/errors.ts';
+import type { Ledger } from '../ledger/ports.ts';
 import type { OrdersService } from '../orders/ports.ts';
 import type { SupportService } from '../support/ports.ts';
 import type { UsersService } from '../users/ports.ts';
@@ -19,14 +20,16 @@ export function periodOf(query: { from?: string | undefined; to?: string | undef
 }
 
 export async function dashboard(
-  deps: { orders: OrdersService; users: UsersService; support: SupportService },
+  deps: { orders: OrdersService; users: UsersService; support: SupportService; ledger: Ledger },
   query: { from?: string | undefined; to?: string | undefined },
 ): Promise<AdminStats> {
   const { from, to } = periodOf(query);
-  const [figures, customers, openSupport] = await Promise.all([
+  const [figures, customers, openSupport, commissionEarned, owedToSellers] = await Promise.all([
     deps.orders.figures(from, to, ADMIN_TOP_GAMES),
     deps.users.customerCounts(new Date(`${from}T00:00:00Z`), new Date(Date.parse(`${to}T00:00:00Z`) + DAY_MS)),
     deps.support.openCount(),
+    deps.ledger.commissionEarned(),
+    deps.ledger.owedToSellers(),
   ]);
   return {
     from,
@@ -43,5 +46,6 @@ export async function dashboard(
     undelivered: figures.undelivered,
     openSupport,
     today: centsToEuro(figures.todayCents),
+    marketplace: { commissionEarned: centsToEuro(commissionEarned), owedToSellers: centsToEuro(owedToSellers) },
   };
 }

@@ -177,7 +177,14 @@ describe('the marketplace', () => {
     expect(after.keysInStock).toBe(3);
     const ledger = (await call<{ items: Array<{ kind: string; amount: number }> }>(seller.user, 'GET', '/api/seller/ledger')).body.items.map((entry) => [entry.kind, entry.amount]);
     expect(ledger).toEqual(expect.arrayContaining([['sale', 33], ['commission', -3], ['release', 30], ['payout', -30], ['refund', -30]]));
-    expect((await call<LedgerBalance>(admin, 'GET', '/api/admin/ledger/balance')).body.total).toBe(0);
+    const trial = (await call<LedgerBalance>(admin, 'GET', '/api/admin/ledger/balance')).body;
+    expect(trial.total).toBe(0);
+    // The dashboard: the commission account, and what the sellers (not the house) are owed, payouts in transit included.
+    const owed = trial.accounts
+      .filter((account) => account.account === 'payouts' || (account.account.startsWith('seller:') && !account.account.startsWith('seller:house:')))
+      .reduce((sum, account) => sum + Math.round(account.balance * 100), 0);
+    const stats = (await call<{ marketplace: { commissionEarned: number; owedToSellers: number } }>(admin, 'GET', '/api/admin/stats')).body;
+    expect(stats.marketplace).toEqual({ commissionEarned: trial.accounts.find((account) => account.account === 'commission')!.balance, owedToSellers: owed / 100 });
   });
 
   it('takes a suspended seller out of the store at once and refuses its API key', async () => {

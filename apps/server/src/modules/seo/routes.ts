@@ -11,7 +11,7 @@ export const seoRoutes: FastifyPluginAsync<{ catalog: CatalogService; publicUrl:
   app.get('/robots.txt', { schema: { hide: true } }, async (_request, reply) =>
     reply
       .type('text/plain; charset=utf-8')
-      .send(['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /cart', 'Disallow: /profile', 'Disallow: /library', 'Disallow: /admin', '', `Sitemap: ${publicUrl}/sitemap.xml`, ''].join('\n')),
+      .send(['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /cart', 'Disallow: /profile', 'Disallow: /library', 'Disallow: /admin', 'Disallow: /seller', '', `Sitemap: ${publicUrl}/sitemap.xml`, ''].join('\n')),
   );
 
   app.get('/sitemap.xml', { schema: { hide: true } }, async (_request, reply) => {

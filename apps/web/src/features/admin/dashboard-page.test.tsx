@@ -31,6 +31,8 @@ describe('the dashboard', () => {
     expect(card('Today’s revenue')).toBe('€334.50');
     expect(card('Undelivered orders')).toBe('3');
     expect(card('Open support messages')).toBe('5');
+    expect(card('Commission earned')).toBe('€87.25');
+    expect(card('Owed to sellers')).toBe('€410.60');
     expect(card('Revenue, last 30 days')).toBe('€1,234.50');
     expect(card('New customers')).toBe('37 of 410');
     expect(card('Refunds')).toBe('2 · €39.98');

@@ -34,6 +34,8 @@ export function AdminDashboardPage() {
             <Card label="Today’s revenue" value={formatEuro(data.today)} />
             <Card label="Undelivered orders" value={String(data.undelivered)} />
             <Card label="Open support messages" value={String(data.openSupport)} />
+            <Card label="Commission earned" value={formatEuro(data.marketplace.commissionEarned)} />
+            <Card label="Owed to sellers" value={formatEuro(data.marketplace.owedToSellers)} />
             <Card label={`Revenue, last ${days} days`} value={formatEuro(data.revenue.total)} />
             <Card label="New customers" value={`${data.customers.new} of ${data.customers.total}`} />
             <Card label="Refunds" value={`${data.refunds.count} · ${formatEuro(data.refunds.amount)}`} />
