@@ -23,6 +23,9 @@ import { BENCH_SECRETS, PG_SERVER, pgDatabase, startBenchServer, type BenchServe
 
 const root = path.join(import.meta.dirname, '..');
 const COUNT = Number(process.env.BENCH_TITLES ?? 70_000);
+/** Titles three synthetic sellers offer (3 uploaded keys each) besides the house (issue 23). */
+const SELLER_TITLES = Number(process.env.BENCH_SELLER_TITLES ?? 10_000);
+const seedArgs = () => [path.join(root, 'apps/server/src/scripts/seed-synthetic.ts'), String(COUNT), '0', String(SELLER_TITLES)];
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 const STEADY_RATE = 500;
@@ -43,12 +46,12 @@ type Mode = keyof typeof MODES;
  * temporary folder between runs), of which each server gets a fresh copy.
  */
 function embeddedTemplate(): string {
-  const template = path.join(tmpdir(), `keystore-bench-embedded-${COUNT}`);
+  const template = path.join(tmpdir(), `keystore-bench-embedded-${COUNT}-sellers-${SELLER_TITLES}`);
   if (existsSync(path.join(template, 'seeded'))) return template;
   rmSync(template, { recursive: true, force: true });
-  console.log(`Seeding the embedded database with ${COUNT} titles…`);
+  console.log(`Seeding the embedded database with ${COUNT} titles, 3 sellers on ${SELLER_TITLES} of them…`);
   const started = performance.now();
-  const run = spawnSync(process.execPath, [path.join(root, 'apps/server/src/scripts/seed-synthetic.ts'), String(COUNT), '0'], {
+  const run = spawnSync(process.execPath, seedArgs(), {
     env: { ...process.env, ...BENCH_SECRETS, DATABASE_URL: '', DATA_DIR: template, LOG_LEVEL: 'warn' },
     stdio: 'inherit',
   });
@@ -101,11 +104,12 @@ async function catalogueDatabase(): Promise<string> {
   if (exists.rowCount === 0) await admin.query('create database keystore_bench');
   await admin.end();
   const databaseUrl = pgDatabase('keystore_bench');
-  if ((await syntheticGames(databaseUrl)) < COUNT) {
-    console.log(`Seeding PostgreSQL with ${COUNT} titles…`);
+  const seeded = await syntheticGames(databaseUrl);
+  if (seeded.games < COUNT || seeded.sellerKeys < SELLER_TITLES * 9) {
+    console.log(`Seeding PostgreSQL with ${COUNT} titles, 3 sellers on ${SELLER_TITLES} of them…`);
     const started = performance.now();
     // The seed loads the configuration too, which on PostgreSQL asks for the secrets.
-    const run = spawnSync(process.execPath, [path.join(root, 'apps/server/src/scripts/seed-synthetic.ts'), String(COUNT), '0'], {
+    const run = spawnSync(process.execPath, seedArgs(), {
       env: { ...process.env, ...BENCH_SECRETS, DATABASE_URL: databaseUrl, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'keystore-seed-')), LOG_LEVEL: 'warn' },
       stdio: 'inherit',
     });
@@ -115,13 +119,15 @@ async function catalogueDatabase(): Promise<string> {
   return databaseUrl;
 }
 
-async function syntheticGames(url: string): Promise<number> {
+async function syntheticGames(url: string): Promise<{ games: number; sellerKeys: number }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return Number((await client.query("select count(*) from games where supplier = 'synthetic'")).rows[0].count);
+    const games = Number((await client.query("select count(*) from games where supplier = 'synthetic'")).rows[0].count);
+    const sellerKeys = Number((await client.query("select count(*) from seller_keys where seller_id like 'synseller%'")).rows[0].count);
+    return { games, sellerKeys };
   } catch {
-    return 0; // not migrated yet
+    return { games: 0, sellerKeys: 0 }; // not migrated yet
   } finally {
     await client.end();
   }

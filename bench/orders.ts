@@ -22,6 +22,10 @@ import { SessionService } from '../apps/server/src/modules/auth/sessions.ts';
 import { UsersService } from '../apps/server/src/modules/users/service.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { hashPassword } from '../apps/server/src/platform/passwords.ts';
+import { normalizedSerial } from '@keystore/contract';
+import { KeyVault } from '../apps/server/src/modules/library/key-vault.ts';
+import { refreshMarket } from '../apps/server/src/modules/sellers/store.ts';
+import { KeyRing } from '../apps/server/src/platform/key-ring.ts';
 import { cpuSecondsOf, figure, isMain, postgresCpuSeconds, printFigures, type Figure } from './figures.ts';
 import { PG_SERVER, pgDatabase, startBenchServer, type BenchServer } from './server.ts';
 
@@ -36,6 +40,7 @@ const TARGET_P95_MS = 50;
 const SUSTAINED_GOAL = 160;
 const DB_NAME = 'keystore_bench_orders';
 const JWT_SECRET = 'bench-orders-secret-bench-orders-secret-01';
+const BENCH_KEY = 'ab'.repeat(32);
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123', name: 'Bench Buyer' };
 
 async function admin(query: string): Promise<void> {
@@ -182,6 +187,43 @@ export async function purchaseFigures(): Promise<Figure[]> {
     const games = await queryRows<{ id: string }>(database.db, sql`select id from games where active order by popularity desc, id limit ${GAMES}`);
     const gameIds = games.map((game) => game.id);
     await database.db.execute(sql`update games set supplier_stock = ${STOCK}, reserved = 0 where id in ${gameIds}`);
+    // The marketplace (issue 23): a seller undercuts the house on half of the games with keys of its own,
+    // so purchases are filled from uploaded keys first and from the supplier once those run out.
+    const sellerGames = gameIds.slice(0, Math.ceil(gameIds.length / 2));
+    const vault = await KeyVault.open(database.db, new KeyRing(BENCH_KEY));
+    await database.db.execute(sql`insert into sellers (id, name, contact_email, country, status) values ('benchseller00001', 'Bench Seller', 'bench@example.com', 'DE', 'active') on conflict do nothing`);
+    for (const [n, gameId] of sellerGames.entries()) {
+      await database.db.execute(sql`insert into offers (id, seller_id, game_id, net_price_cents, price_cents)
+        select ${`benchoffer${String(n).padStart(7, '0')}`}, 'benchseller00001', id, greatest(10, price_cents * 8 / 11), greatest(10, price_cents * 8 / 11) + round(greatest(10, price_cents * 8 / 11) * 0.1)
+        from games where id = ${gameId} on conflict do nothing`);
+    }
+    let serials = 0;
+    /** Tops every seller offer up to STOCK available keys, sealed as uploads are. */
+    const restockSeller = async () => {
+      const offers = await queryRows<{ id: string; game_id: string; available: number }>(
+        database.db,
+        sql`select o.id, o.game_id, (select count(*)::int from seller_keys k where k.offer_id = o.id and k.state = 'available') as available from offers o where o.seller_id = 'benchseller00001'`,
+      );
+      for (const offer of offers) {
+        const rows = Array.from({ length: STOCK - offer.available }, () => {
+          const id = `benchkey${String((serials += 1)).padStart(10, '0')}`;
+          const serial = `BENCH-${id.slice(-10)}-${offer.game_id.slice(0, 6).toUpperCase()}`;
+          return { id, serial, offer };
+        });
+        for (let start = 0; start < rows.length; start += 500) {
+          await database.db.execute(sql`insert into seller_keys (id, offer_id, seller_id, game_id, serial_encrypted, serial_hash, library_hash, masked) values ${sql.join(
+            rows.slice(start, start + 500).map(
+              (row) =>
+                sql`(${row.id}, ${row.offer.id}, 'benchseller00001', ${row.offer.game_id}, ${vault.encrypt(row.serial, row.id)}, ${vault.serialHash(normalizedSerial(row.serial))}, ${vault.serialHash(row.serial)}, ${`••••${row.serial.slice(-4)}`})`,
+            ),
+            sql`, `,
+          )}`);
+        }
+      }
+      // Placement reads the offers from the database; the lists' stock is not this benchmark's subject.
+      await database.db.transaction((tx) => refreshMarket(tx, sellerGames));
+    };
+    await restockSeller();
 
     if (WARMUP_SECONDS > 0) await run(server, tokens, gameIds, WARMUP_SECONDS);
     console.log(`\n${BUYERS} buyers, ${SECONDS} s per run (after ${WARMUP_SECONDS} s warm-up), ${GAMES} games × ${STOCK} keys, PostgreSQL, demo supplier`);
@@ -192,8 +234,10 @@ export async function purchaseFigures(): Promise<Figure[]> {
     let sustained = 0;
     const runs: Tally[] = [saturation];
     // Sold-out games would turn purchases into cheap 409s: every run starts with full shelves.
-    const refill = () =>
-      database.db.execute(sql`update games set supplier_stock = ${STOCK} + reserved + (select count(*) from product_keys k where k.game_id = games.id and k.voided_at is null) where id in ${gameIds}`);
+    const refill = async () => {
+      await database.db.execute(sql`update games set supplier_stock = ${STOCK} + reserved + (select count(*) from product_keys k where k.game_id = games.id and k.voided_at is null) where id in ${gameIds}`);
+      await restockSeller();
+    };
     const paced = async (rate: number, title: string) => {
       await refill();
       const tally = await run(server, tokens, gameIds, SECONDS, rate);
@@ -229,14 +273,24 @@ export async function purchaseFigures(): Promise<Figure[]> {
 
     // Every key delivered against what each game had: more keys than stock is an oversell.
     // Every reservation accounted for: what open orders hold is exactly the games' reserved count.
-    const perGame = await queryRows<{ id: string; stock: number; reserved: number; held: number }>(
+    // The house's reservations are the games rows' count; a seller's are its reserved keys, one per key of an open line.
+    const perGame = await queryRows<{ id: string; stock: number; reserved: number; held: number; seller_reserved: number; seller_held: number }>(
       database.db,
       sql`select g.id, g.stock, g.reserved,
             (select coalesce(sum(l.quantity), 0)::int from order_lines l join orders o on o.id = l.order_id
-              where l.game_id = g.id and (o.status = 'Awaiting payment' or (o.status = 'Paid' and o.delivery_status <> 'Delivered'))) as held
+              where l.game_id = g.id and l.seller_id = 'house' and (o.status = 'Awaiting payment' or (o.status = 'Paid' and o.delivery_status <> 'Delivered'))) as held,
+            (select count(*)::int from seller_keys k where k.game_id = g.id and k.state = 'reserved') as seller_reserved,
+            (select coalesce(sum(l.quantity), 0)::int from order_lines l join orders o on o.id = l.order_id
+              where l.game_id = g.id and l.seller_id <> 'house' and (o.status = 'Awaiting payment' or (o.status = 'Paid' and o.delivery_status <> 'Delivered'))) as seller_held
           from games g where g.id in ${gameIds}`,
     );
-    const oversold = perGame.filter((game) => game.reserved !== game.held).length;
+    const oversold = perGame.filter((game) => game.reserved !== game.held || game.seller_reserved !== game.seller_held).length;
+    const [fromSellers] = await queryRows<{ keys: number; ledger: string | null }>(
+      database.db,
+      sql`select (select count(*)::int from seller_keys where state = 'sold') as keys, (select sum(amount_cents)::text from ledger_lines) as ledger`,
+    );
+    console.log(`keys sold from the seller's uploaded offers: ${fromSellers!.keys}; the ledger's lines sum to ${fromSellers!.ledger ?? 0}`);
+    figures.push(figure('purchases filled from uploaded offers; ledger total', '> 0; 0', `${fromSellers!.keys}; ${fromSellers!.ledger ?? 0}`, fromSellers!.keys > 0 && Number(fromSellers!.ledger ?? 0) === 0));
     const unaccounted = perGame.filter((game) => game.stock < 0).length;
     const [keys] = await queryRows<{ all: number; distinct: number; delivered: number }>(
       database.db,

@@ -1,6 +1,7 @@
-// Fills the configured database (DATA_DIR or DATABASE_URL) with a deterministic synthetic catalogue and
-// an order history over the last 6 months for the back office's dashboard (products, then orders):
-//   npm run seed:synthetic -- 70000 3000
+// Fills the configured database (DATA_DIR or DATABASE_URL) with a deterministic synthetic catalogue, an
+// order history over the last 6 months for the back office's dashboard, and optionally a marketplace:
+// 3 sellers offering the first <seller titles> games with 3 keys each (products, orders, sellers):
+//   npm run seed:synthetic -- 70000 3000 10000
 import '../platform/drizzle-as-commonjs.ts';
 
 const { loadConfig } = await import('../config.ts');
@@ -8,11 +9,15 @@ const { openDatabase } = await import('../db/client.ts');
 const { upsertProducts } = await import('../modules/catalog/store.ts');
 const { SYNTHETIC_SUPPLIER, syntheticProducts } = await import('../modules/catalog/synthetic.ts');
 const { seedOrderHistory } = await import('../modules/orders/synthetic.ts');
+const { seedSyntheticSellers } = await import('../modules/sellers/synthetic.ts');
+const { KeyVault } = await import('../modules/library/key-vault.ts');
+const { KeyRing } = await import('../platform/key-ring.ts');
 
 const count = Number(process.argv[2] ?? 70_000);
 const orderCount = Number(process.argv[3] ?? 3_000);
-if (!Number.isInteger(count) || count < 1 || !Number.isInteger(orderCount) || orderCount < 0) {
-  console.error('usage: npm run seed:synthetic -- <products> [<orders>]');
+const sellerTitles = Number(process.argv[4] ?? 0);
+if (!Number.isInteger(count) || count < 1 || !Number.isInteger(orderCount) || orderCount < 0 || !Number.isInteger(sellerTitles) || sellerTitles < 0) {
+  console.error('usage: npm run seed:synthetic -- <products> [<orders>] [<seller titles>]');
   process.exit(2);
 }
 const config = loadConfig();
@@ -26,5 +31,12 @@ for (let start = 0; start < products.length; start += 1000) {
   added += written.added;
 }
 const orders = await seedOrderHistory(database.db, orderCount);
+let keys = 0;
+if (sellerTitles > 0) {
+  const vault = await KeyVault.open(database.db, new KeyRing(config.secrets.keyEncryption, config.secrets.keyEncryptionPrevious));
+  keys = await seedSyntheticSellers(database.db, vault, { sellers: 3, titles: sellerTitles, keysPerOffer: 3 });
+}
 await database.close();
-console.log(`synthetic catalogue: ${count} products (${added} new), ${orderCount} orders (${orders} new) in ${Math.round(performance.now() - started)} ms`);
+console.log(
+  `synthetic catalogue: ${count} products (${added} new), ${orderCount} orders (${orders} new), ${sellerTitles > 0 ? `3 sellers on ${sellerTitles} titles (${keys} keys new)` : 'no sellers'} in ${Math.round(performance.now() - started)} ms`,
+);

@@ -15,6 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { centsToEuro, HOUSE_SELLER_ID, ORDER_CURRENCY, sellerMessages, type LedgerBalance, type Payout, type SellerLedgerEntry } from '@keystore/contract';
 import { LOCKS, type Database, type Db } from '../../db/client.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
 import {
   accounts,
   allBalances,
@@ -40,7 +41,6 @@ export interface Sale {
   sellerId: string;
   priceCents: number;
   commissionCents: number;
-  holdDays: number;
 }
 
 /** Namespace of the transaction-level advisory lock under which payouts are made (one run at a time, cluster-wide). */
@@ -76,23 +76,31 @@ export class Ledger {
     await this.releasing;
   }
 
-  /** Posts a delivered line's sale and commission (once per line: a second call posts nothing). */
+  /**
+   * Posts a delivered line's sale and commission, once per line (a second call posts nothing), in one
+   * statement: the delivery's transaction pays one round trip per line. The hold is the seller's hold
+   * days now, so a change of them applies to sales from then on.
+   */
   async postSale(tx: Db, sale: Sale, at = new Date()): Promise<void> {
     const held = accounts.held(sale.sellerId);
-    const releaseAt = new Date(at.getTime() + sale.holdDays * 86_400_000);
-    const posted = await postEntry(
-      tx,
-      { kind: 'sale', sellerId: sale.sellerId, orderId: sale.orderId, lineId: sale.lineId, releaseAt, at },
-      [
-        { account: accounts.payments, amountCents: -sale.priceCents },
-        { account: held, amountCents: sale.priceCents },
-      ],
-    );
-    if (!posted || sale.commissionCents === 0) return;
-    await postEntry(tx, { kind: 'commission', sellerId: sale.sellerId, orderId: sale.orderId, lineId: sale.lineId, at }, [
-      { account: held, amountCents: -sale.commissionCents },
-      { account: accounts.commission, amountCents: sale.commissionCents },
-    ]);
+    const moment = at.toISOString();
+    await tx.execute(sql`
+      with sale as (
+        insert into ledger_entries (id, kind, seller_id, order_id, line_id, at, release_at)
+        select ${newId(20)}, 'sale', s.id, ${sale.orderId}, ${sale.lineId}, ${moment}::timestamptz, ${moment}::timestamptz + make_interval(days => s.hold_days)
+        from sellers s where s.id = ${sale.sellerId}
+        on conflict do nothing returning id
+      ), sale_lines as (
+        insert into ledger_lines (entry_id, account, amount_cents)
+        select sale.id, v.account, v.amount from sale, (values (${accounts.payments}, ${-sale.priceCents}::bigint), (${held}, ${sale.priceCents}::bigint)) v(account, amount)
+        where v.amount <> 0
+      ), commission as (
+        insert into ledger_entries (id, kind, seller_id, order_id, line_id, at)
+        select ${newId(20)}, 'commission', ${sale.sellerId}, ${sale.orderId}, ${sale.lineId}, ${moment}::timestamptz from sale where ${sale.commissionCents}::bigint <> 0
+        returning id
+      )
+      insert into ledger_lines (entry_id, account, amount_cents)
+      select commission.id, v.account, v.amount from commission, (values (${held}, ${-sale.commissionCents}::bigint), (${accounts.commission}, ${sale.commissionCents}::bigint)) v(account, amount)`);
   }
 
   /**

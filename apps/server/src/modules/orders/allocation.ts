@@ -16,7 +16,7 @@ import type { DeliveredKey, LibraryService } from '../library/ports.ts';
 import { SupplierPriceRefused, type Supplier, type SupplierKey } from '../supplier/ports.ts';
 import { centsToEuro, HOUSE_SELLER_ID, UNDELIVERED_REFUND_HOURS } from '@keystore/contract';
 import type { Ledger } from '../ledger/ports.ts';
-import { holdDaysOf, sellLineKeys } from '../sellers/ports.ts';
+import { sellLineKeys } from '../sellers/ports.ts';
 import { deliveryDelayedMail, receiptMail, type Recipient } from '../../platform/mail/order-mails.ts';
 import type { OrderRefunds } from './refunds.ts';
 import {
@@ -284,7 +284,6 @@ export class KeyAllocator {
    * house's is what the buyer paid above the supplier's price the keys were bought at.
    */
   private async postSales(tx: Db, order: OrderRow, lines: OrderLineRow[], prices: Map<string, number>): Promise<void> {
-    const holds = await holdDaysOf(tx, [...new Set(lines.map((line) => line.sellerId))]);
     for (const line of lines) {
       const unitCommission = line.commissionCents ?? line.unitPriceCents - prices.get(line.id)!;
       await this.deps.ledger.postSale(tx, {
@@ -293,7 +292,6 @@ export class KeyAllocator {
         sellerId: line.sellerId,
         priceCents: line.unitPriceCents * line.quantity,
         commissionCents: unitCommission * line.quantity,
-        holdDays: holds.get(line.sellerId) ?? 0,
       });
     }
   }

@@ -5,12 +5,12 @@
 // orders over the same games take turns and cannot deadlock; a key is reserved by one line at a time.
 import { and, eq, sql } from 'drizzle-orm';
 import { catalogMessages, HOUSE_SELLER_ID, HOUSE_SELLER_NAME, orderMessages, sellerMessages, centsToEuro } from '@keystore/contract';
-import type { Db } from '../../db/client.ts';
+import { queryRows, type Db } from '../../db/client.ts';
 import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
 import type { GameStock } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
 import { games } from '../catalog/schema.ts';
-import { houseOfferId, marketOffers, refreshMarket, reserveKeys, type MarketOffer } from '../sellers/ports.ts';
+import { gameOfHouseOffer, houseOfferId, marketOffers, refreshMarket, reserveKeys, SHOWN_PRICE, SHOWN_STOCK, type MarketOffer } from '../sellers/ports.ts';
 import type { OrderLineRow } from './store.ts';
 
 /** A line of a request: a game, how many, and the offer and price the cart showed, when it knew them. */
@@ -30,7 +30,27 @@ export async function reserveFromOffers(tx: Db, orderId: string, requests: Order
   const lines: Array<OrderLineRow & { request: number }> = [];
   const dearer: Array<{ gameId: string; price: number }> = [];
   const sorted = requests.map((request, index) => ({ ...request, index })).sort((a, b) => (a.gameId < b.gameId ? -1 : a.gameId > b.gameId ? 1 : (a.offerId ?? '') < (b.offerId ?? '') ? -1 : 1));
+  const shown: GameStock[] = [];
+  const touched = new Set<string>();
   for (const request of sorted) {
+    // The usual case in one statement, as before the marketplace: no seller has keys of the game (and
+    // none was asked for), so the house's offer is the only one; the conditional update never oversells.
+    if (request.offerId === undefined || gameOfHouseOffer(request.offerId) === request.gameId) {
+      const [only] = await queryRows<HouseOnly>(
+        tx,
+        sql`update games g set reserved = g.reserved + ${request.quantity}
+            where g.id = ${request.gameId} and g.active and not g.hidden and g.stock >= ${request.quantity} and g.market_stock = 0
+            returning g.id, g.title, g.image, g.platform, g.price_cents, g.supplier_price_cents, g.supplier_product_id,
+              ${SHOWN_STOCK} as shown_stock, ${SHOWN_PRICE} as shown_price`,
+      );
+      if (only) {
+        lines.push(lineOf(orderId, only, request, { offerId: houseOfferId(only.id), sellerId: HOUSE_SELLER_ID, sellerName: HOUSE_SELLER_NAME, priceCents: only.price_cents, netPriceCents: only.supplier_price_cents }, request.quantity));
+        shown.push({ gameId: only.id, stock: only.shown_stock, priceCents: only.shown_price });
+        if (request.expectedPriceCents !== undefined && only.price_cents > request.expectedPriceCents) dearer.push({ gameId: only.id, price: centsToEuro(only.price_cents) });
+        continue;
+      }
+    }
+    touched.add(request.gameId);
     const [game] = await tx
       .select({
         id: games.id,
@@ -43,6 +63,7 @@ export async function reserveFromOffers(tx: Db, orderId: string, requests: Order
         stock: games.stock,
         active: games.active,
         hidden: games.hidden,
+        marketStock: games.marketStock,
         createdAt: games.createdAt,
       })
       .from(games)
@@ -52,9 +73,9 @@ export async function reserveFromOffers(tx: Db, orderId: string, requests: Order
     if (!game || game.hidden) throw new NotFound(catalogMessages.gameNotFound);
     const house: MarketOffer | undefined =
       game.active && game.stock > 0
-        ? { offerId: houseOfferId(game.id), sellerId: HOUSE_SELLER_ID, sellerName: '', priceCents: game.priceCents, netPriceCents: game.supplierPriceCents, stock: game.stock, createdAt: game.createdAt.getTime() }
+        ? { offerId: houseOfferId(game.id), sellerId: HOUSE_SELLER_ID, sellerName: HOUSE_SELLER_NAME, priceCents: game.priceCents, netPriceCents: game.supplierPriceCents, stock: game.stock, createdAt: game.createdAt.getTime() }
         : undefined;
-    const offers = [...(house ? [house] : []), ...(await marketOffers(tx, game.id))]
+    const offers = [...(house ? [house] : []), ...(game.marketStock > 0 ? await marketOffers(tx, game.id) : [])]
       .filter((offer) => request.offerId === undefined || offer.offerId === request.offerId)
       .sort((a, b) => a.priceCents - b.priceCents || a.createdAt - b.createdAt);
     let remaining = request.quantity;
@@ -74,27 +95,7 @@ export async function reserveFromOffers(tx: Db, orderId: string, requests: Order
       if (got === 0) continue;
       remaining -= got;
       highest = Math.max(highest, offer.priceCents);
-      lines.push({
-        id: lineId,
-        orderId,
-        position: 0,
-        gameId: game.id,
-        supplierProductId: game.supplierProductId,
-        title: game.title,
-        image: game.image,
-        platform: game.platform,
-        quantity: got,
-        unitPriceCents: offer.priceCents,
-        // The house's keys are bought from the supplier at its price; a seller's net is what it receives.
-        supplierPriceCents: offer.netPriceCents,
-        offerId: offer.offerId,
-        sellerId: offer.sellerId,
-        sellerName: offer.sellerId === HOUSE_SELLER_ID ? HOUSE_SELLER_NAME : offer.sellerName,
-        commissionCents: offer.sellerId === HOUSE_SELLER_ID ? null : offer.priceCents - offer.netPriceCents,
-        refundedAt: null,
-        refundReason: null,
-        request: request.index,
-      });
+      lines.push(lineOf(orderId, { id: game.id, title: game.title, image: game.image, platform: game.platform, supplier_product_id: game.supplierProductId }, request, offer, got, lineId));
     }
     if (remaining > 0) {
       if (request.offerId !== undefined) throw new Conflict(sellerMessages.offerUnavailable);
@@ -108,8 +109,56 @@ export async function reserveFromOffers(tx: Db, orderId: string, requests: Order
   const ordered = lines
     .sort((a, b) => a.request - b.request || a.unitPriceCents - b.unitPriceCents)
     .map(({ request: _request, ...line }, position) => ({ ...line, position }));
-  const stock = await refreshMarket(tx, requests.map((request) => request.gameId));
-  return { lines: ordered, stock };
+  const refreshed = await refreshMarket(tx, touched);
+  return { lines: ordered, stock: [...shown.filter((game) => !touched.has(game.gameId)), ...refreshed] };
+}
+
+/** What the one-statement reservation of a house-only game answers. */
+interface HouseOnly {
+  id: string;
+  title: string;
+  image: string | null;
+  platform: string;
+  price_cents: number;
+  supplier_price_cents: number;
+  supplier_product_id: string;
+  shown_stock: number;
+  shown_price: number;
+}
+
+type LineOffer = Pick<MarketOffer, 'offerId' | 'sellerId' | 'sellerName' | 'priceCents' | 'netPriceCents'>;
+
+/** An order line of `quantity` keys of a game from one offer, with the game's snapshot. */
+function lineOf(
+  orderId: string,
+  game: Pick<HouseOnly, 'id' | 'title' | 'image' | 'platform' | 'supplier_product_id'>,
+  request: { index: number },
+  offer: LineOffer,
+  quantity: number,
+  id = newId(),
+): OrderLineRow & { request: number } {
+  return {
+    id,
+    orderId,
+    position: 0,
+    gameId: game.id,
+    supplierProductId: game.supplier_product_id,
+    title: game.title,
+    image: game.image,
+    platform: game.platform,
+    quantity,
+    unitPriceCents: offer.priceCents,
+    // The house's keys are bought from the supplier at its price; a seller's net is what it receives.
+    supplierPriceCents: offer.netPriceCents,
+    offerId: offer.offerId,
+    sellerId: offer.sellerId,
+    sellerName: offer.sellerName,
+    // A seller's commission is fixed now; the house's is known once its keys are bought.
+    commissionCents: offer.sellerId === HOUSE_SELLER_ID ? null : offer.priceCents - offer.netPriceCents,
+    refundedAt: null,
+    refundReason: null,
+    request: request.index,
+  };
 }
 
 /**

@@ -347,9 +347,3 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
-/** Each seller's hold days (the house's too). */
-export async function holdDaysOf(db: Db, sellerIds: string[]): Promise<Map<string, number>> {
-  if (sellerIds.length === 0) return new Map();
-  const rows = await db.select({ id: sellers.id, holdDays: sellers.holdDays }).from(sellers).where(sql`${sellers.id} in ${inList(sellerIds)}`);
-  return new Map(rows.map((row) => [row.id, row.holdDays]));
-}
