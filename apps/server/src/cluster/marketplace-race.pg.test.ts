@@ -56,7 +56,7 @@ describe.skipIf(!SHARED_POSTGRES)('the marketplace over two instances on one Pos
     }
     // Both instances show the 30 keys before the burst.
     for (const instance of [a, b]) {
-      await eventually(async () => ((await (await fetch(`${instance.base}/api/games/${gameId}`)).json()) as { stock: number }).stock === 30, 10_000);
+      expect(await eventually(async () => ((await (await fetch(`${instance.base}/api/games/${gameId}`)).json()) as { stock: number }).stock === 30, 10_000)).toBe(true);
     }
     return { gameId, sellers };
   };
@@ -112,8 +112,25 @@ describe.skipIf(!SHARED_POSTGRES)('the marketplace over two instances on one Pos
     expect(after.total).toBe(0);
   });
 
+  it("shows an offer's new price and its pause on the other instance within a second", { timeout: 60_000 }, async () => {
+    const { gameId, sellers } = await market(2, 'show');
+    const shownOnB = async () => (await (await fetch(`${b.base}/api/games/${gameId}`)).json()) as { price: number; stock: number };
+    const [cheap] = sellers;
+    // Through A: the seller lowers its net price to €0.50; B's lists and game page show the new best price.
+    let started = performance.now();
+    expect((await fetch(`${a.base}/api/seller/offers/${cheap!.offerId}`, { method: 'PATCH', headers: cheap!.headers, body: JSON.stringify({ netPrice: 0.5 }) })).status).toBe(200);
+    // The game page is answered from B's index, as the lists are.
+    expect(await eventually(async () => (await shownOnB()).price === buyerPriceCents(50, COMMISSION) / 100, 1_000, 20)).toBe(true);
+    const priceMs = performance.now() - started;
+    // Paused: its 10 keys leave B's stock.
+    started = performance.now();
+    expect((await fetch(`${a.base}/api/seller/offers/${cheap!.offerId}`, { method: 'PATCH', headers: cheap!.headers, body: JSON.stringify({ status: 'paused' }) })).status).toBe(200);
+    expect(await eventually(async () => (await shownOnB()).stock === 20, 1_000, 20)).toBe(true);
+    console.log(`an offer's change on A showed on B: price after ${priceMs.toFixed(0)} ms, pause after ${(performance.now() - started).toFixed(0)} ms`);
+  });
+
   it('sells no key twice and keeps the ledger balanced when one instance is killed mid-burst', { timeout: 240_000 }, async () => {
-    const { gameId, sellers } = await market(1, 'kill');
+    const { gameId, sellers } = await market(3, 'kill');
     const buyers = await customersIn(scratch.url, 100);
     const burst = Promise.all(buyers.map((buyer, n) => purchase((n % 2 === 0 ? a : b).base, buyer.headers, gameId).catch(() => ({ placed: 0, paid: undefined, orderId: undefined }))));
     await new Promise((resolve) => setTimeout(resolve, 150));
