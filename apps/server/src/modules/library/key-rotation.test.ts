@@ -10,8 +10,12 @@ import { buildTestApp, freshDatabase, type TestApp } from '../../test/helper.ts'
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 import { KeyVault } from './key-vault.ts';
 import { reencryptKeys } from './reencrypt.ts';
+import { sealedSellerKeys } from '../sellers/ports.ts';
 
 const OLD = 'a1'.repeat(32);
+const SELLER_SERIAL = 'SELLER-ROTATE-0001';
+let sellerGame: string;
+let sellerOffer: string;
 const NEW = 'b2'.repeat(32);
 
 interface KeyRow {
@@ -44,6 +48,16 @@ beforeAll(async () => {
   serials = new Map(await Promise.all(purchases.map(async (p) => [p._id, (await revealed(before, p._id)).key!] as const)));
   hashes = new Map((await keyRows()).map((row) => [row.id, row.serial_hash]));
   expect(serials.size).toBe(2);
+
+  // A seller's uploaded key, sealed under the old key too (the marketplace, issue 23).
+  const seller = await before.buyer();
+  const applied = await before.app.inject({ method: 'POST', url: '/api/sellers', headers: seller.headers, payload: { name: 'Rotation Keys', contactEmail: 'rot@example.com', country: 'DE' } });
+  await database.db.execute(sql`update sellers set status = 'active' where id = ${applied.json<{ seller: { _id: string } }>().seller._id}`);
+  sellerGame = await before.gameWithStock(0, 5);
+  const offer = await before.app.inject({ method: 'POST', url: '/api/seller/offers', headers: seller.headers, payload: { gameId: sellerGame, netPrice: 1 } });
+  sellerOffer = offer.json<{ offer: { _id: string } }>().offer._id;
+  const uploaded = await before.app.inject({ method: 'POST', url: `/api/seller/offers/${sellerOffer}/keys`, headers: seller.headers, payload: { keys: [SELLER_SERIAL] } });
+  expect(uploaded.json()).toEqual({ added: 1, duplicates: 0, invalid: 0 });
 });
 
 afterAll(async () => {
@@ -96,17 +110,27 @@ describe('a new KEY_ENCRYPTION_KEY', () => {
 
   it('keys:reencrypt moves every key under the new key, leaves the hashes alone, and a second run changes nothing', async () => {
     const vault = await KeyVault.open(database.db, new KeyRing(NEW, [OLD]));
-    expect(await reencryptKeys(database.db, vault, { batchSize: 1 })).toEqual({ keys: 2, hashKeyRewrapped: true });
+    expect(await reencryptKeys(database.db, vault, { batchSize: 1, also: [sealedSellerKeys] })).toEqual({ keys: 3, hashKeyRewrapped: true });
     const newId = new KeyRing(NEW).currentId;
     const rows = await keyRows();
     expect(rows.every((row) => row.serial_encrypted.startsWith(`v2.${newId}.`))).toBe(true);
+    const sellerRows = await queryRows<{ serial_encrypted: string }>(database.db, sql`select serial_encrypted from seller_keys`);
+    expect(sellerRows.map((row) => row.serial_encrypted.startsWith(`v2.${newId}.`))).toEqual([true]);
     for (const [id, hash] of hashes) expect(rows.find((row) => row.id === id)!.serial_hash).toBe(hash);
-    expect(await reencryptKeys(database.db, vault)).toEqual({ keys: 0, hashKeyRewrapped: false });
+    expect(await reencryptKeys(database.db, vault, { also: [sealedSellerKeys] })).toEqual({ keys: 0, hashKeyRewrapped: false });
 
     // The old key can go now: an instance with the new key alone starts and reveals every key.
     const rotated = await buildTestApp({ database, env: { KEY_ENCRYPTION_KEY: NEW } });
     opened.push(rotated);
     for (const [id, serial] of serials) expect(await revealed(rotated, id)).toEqual({ status: 200, key: serial });
+    // The seller's key, sold after the rotation, is delivered and revealed under the new key alone.
+    const placed = await rotated.app.inject({ method: 'POST', url: '/api/orders', headers: buyer.headers, payload: { items: [{ gameId: sellerGame, quantity: 1, offerId: sellerOffer }] } });
+    expect(placed.statusCode, placed.body).toBe(201);
+    const orderId = placed.json<{ order: { _id: string } }>().order._id;
+    const paid = await rotated.app.inject({ method: 'POST', url: `/api/payments/test/${orderId}`, headers: buyer.headers, payload: { cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123', name: 'Ada Lovelace' } });
+    expect(paid.json()).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
+    const bought = (await rotated.app.inject({ url: '/api/purchases', headers: buyer.headers })).json<Purchase[]>().find((purchase) => purchase.orderId === orderId)!;
+    expect(await revealed(rotated, bought._id)).toEqual({ status: 200, key: SELLER_SERIAL });
     // And hashes a serial as it was hashed when sold, so the same serial is still refused.
     const onlyNew = await KeyVault.open(database.db, new KeyRing(NEW));
     for (const [id, serial] of serials) expect(onlyNew.serialHash(serial)).toBe(hashes.get(id));

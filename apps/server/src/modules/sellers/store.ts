@@ -347,3 +347,17 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
+
+/** Sellers' uploaded keys not yet under the current encryption key, for `keys:reencrypt` (library/reencrypt.ts). */
+export const sealedSellerKeys = {
+  name: "sellers' keys",
+  notUnder: (db: Db, currentPrefix: string, afterId: string, limit: number) =>
+    db
+      .select({ id: sellerKeys.id, serialEncrypted: sellerKeys.serialEncrypted })
+      .from(sellerKeys)
+      .where(and(sql`${sellerKeys.id} > ${afterId}`, sql`${sellerKeys.serialEncrypted} not like ${`${currentPrefix}%`}`))
+      .orderBy(asc(sellerKeys.id))
+      .limit(limit),
+  replace: async (db: Db, id: string, previous: string, next: string) =>
+    (await db.update(sellerKeys).set({ serialEncrypted: next }).where(and(eq(sellerKeys.id, id), eq(sellerKeys.serialEncrypted, previous))).returning({ id: sellerKeys.id })).length > 0,
+};
