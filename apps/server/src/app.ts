@@ -154,7 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onReady', () => orderJobs.start());
   app.addHook('onClose', () => orderJobs.stop());
-  app.addHook('onReady', () => ledger.start());
+  app.addHook('onReady', () => ledger.start(config.ledgerReleaseCron));
   app.addHook('onClose', () => ledger.stop());
   app.addHook('onReady', () => alerts.start());
   app.addHook('onClose', () => alerts.stop());

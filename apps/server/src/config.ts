@@ -39,6 +39,8 @@ const environmentSchema = z.object({
   PRICE_MARKUP_PERCENT: z.coerce.number().min(0).max(1000).default(5),
   /** Euro: a seller's available balance is paid out only from this much (issue 23). */
   PAYOUT_MINIMUM: z.coerce.number().min(0).max(100_000).default(20),
+  /** When held sales whose hold is over are released (croner, with seconds): every minute. */
+  LEDGER_RELEASE_CRON: z.string().default('30 * * * * *'),
   PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
@@ -144,6 +146,7 @@ function shapeConfig(e: CheckedEnvironment) {
     /** Multiplies every budget-like limit: 1 in a shop; benchmarks raise it. */
     rateLimitScale: e.RATE_LIMIT_SCALE,
     payoutMinimumCents: Math.round(e.PAYOUT_MINIMUM * 100),
+    ledgerReleaseCron: e.LEDGER_RELEASE_CRON,
     purchaseConcurrency: e.PURCHASE_CONCURRENCY,
     analyticsScriptUrl: e.ANALYTICS_SCRIPT_URL,
     /** The built web app; the server serves it when the folder exists. */

@@ -58,9 +58,9 @@ export class Ledger {
     this.log = log;
   }
 
-  /** Every minute, on one instance of the cluster at a time: held money whose hold is over becomes available. */
-  start(): void {
-    this.releaseCron = new Cron('30 * * * * *', { protect: true, unref: true }, async () => {
+  /** Every minute (LEDGER_RELEASE_CRON), on one instance of the cluster at a time: held money whose hold is over becomes available. */
+  start(schedule = '30 * * * * *'): void {
+    this.releaseCron = new Cron(schedule, { protect: true, unref: true }, async () => {
       this.releasing = this.database
         .withAdvisoryLock(LOCKS.ledgerRelease, () => this.releaseDue())
         .then((run) => {
