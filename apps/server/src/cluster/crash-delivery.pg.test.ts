@@ -47,7 +47,7 @@ describe.skipIf(!SHARED_POSTGRES)('kill -9 during a purchase burst (PostgreSQL, 
       database.db,
       sql`select count(*)::int as paid,
             count(*) filter (where o.delivery_status = 'Delivered')::int as delivered,
-            (select count(*)::int from mail_outbox m join users u on u.email = m."to" where m.subject like '%your keys') as receipts,
+            (select count(*)::int from mail_outbox m join users u on u.email = m."to" where m.subject like '%your keys are ready') as receipts,
             (select count(*)::int from notifications n where n.kind = 'keys-delivered') as notified,
             (select count(*)::int from product_keys) as keys
           from orders o where o.status = 'Paid'`,
