@@ -16,6 +16,8 @@ export const PAGE_PATHS = {
   'news-item': '/news/:id',
   // The back office (issue 15): one page for every /admin address, whose sections the page routes itself.
   admin: '/admin/*',
+  // The marketplace's seller area (issue 23): one page for every /seller address, whose sections the page routes itself.
+  seller: '/seller/*',
   'confirm-email': '/confirm-email',
   // These two open their dialog over the home page (SPEC §2: /reset-password; §4: /login after a 401).
   login: '/login',

@@ -48,6 +48,7 @@ const HEADS = {
   'news-item': { title: 'News · Keystore', description: 'Store news from Keystore.', indexed: true },
   // The back office: admins only, never indexed, and anyone else gets the 404 page.
   admin: { title: 'Back office · Keystore', description: ADMIN_DESCRIPTION, indexed: false },
+  seller: { title: 'Sell on Keystore · Keystore', description: 'Sell your game keys on Keystore: offers, keys, sales and payouts.', indexed: false },
   'confirm-email': { title: 'Confirm your email · Keystore', description: 'Confirming the email address of your Keystore account.', indexed: false },
   login: { title: 'Login · Keystore', description: 'Log in to your Keystore account.', indexed: false },
   'reset-password': { title: 'Reset password · Keystore', description: 'Choose a new password for your Keystore account.', indexed: false },

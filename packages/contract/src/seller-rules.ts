@@ -41,6 +41,8 @@ export const SELLER_NAME_MAX = 60;
 export const API_KEY_NAME_MAX = 60;
 /** A seller's API keys, at most. */
 export const API_KEYS_MAX = 10;
+/** The most characters of a payout's bank reference. */
+export const PAYOUT_REFERENCE_MAX = 100;
 /** Rows per page of a seller's sales and ledger. */
 export const SELLER_PAGE_SIZE = 25;
 
@@ -102,9 +104,70 @@ export const sellerMessages = {
   holdDaysInvalid: `Hold days must be a whole number from 0 to ${HOLD_DAYS_MAX}`,
   payoutNotFound: 'Payout not found',
   payoutAlreadyPaid: 'This payout is already marked paid',
-  referenceInvalid: 'A bank reference of 1 to 100 characters is required',
+  referenceInvalid: `A bank reference of 1 to ${PAYOUT_REFERENCE_MAX} characters is required`,
   priceChanged: 'Prices changed since you added these games to your cart. Please review the new prices.',
   offerUnavailable: 'This offer is no longer available',
   soldBy: (seller: string) => `Sold by ${seller}`,
   otherOffers: (count: number, from: string) => `${count} other offer${count === 1 ? '' : 's'} from ${from}`,
 } as const;
+
+// The marketplace's form rules, written once: the web app's forms call them (byRule), the schemas in
+// sellers.ts through `.superRefine`, so a form refuses what the server would, with the same text. Each
+// answers its message, or undefined when the value is fine. (The contact e-mail's rule builds on the
+// shared e-mail rule of rules.ts, which this file does not import: rules.ts brings its word filter, and
+// the storefront's game page and cart import this file for sellerMessages.)
+
+
+/** A euro amount as typed ("12", "12.5", "12,50") in cents, or undefined when it is not one with at most two decimals. */
+export function euroCents(value: string): number | undefined {
+  const text = value.trim().replace(',', '.');
+  if (!/^\d+(\.\d{1,2})?$/.test(text)) return undefined;
+  return Math.round(Number(text) * 100);
+}
+
+/** A seller's name, once trimmed: 2 to 60 characters. */
+export function sellerNameProblem(value: string): string | undefined {
+  const name = value.trim();
+  return name.length < SELLER_NAME_MIN || name.length > SELLER_NAME_MAX ? sellerMessages.nameInvalid : undefined;
+}
+
+/** A country as a two-letter ISO code, either case ("de" is stored as DE). */
+export function countryProblem(value: string): string | undefined {
+  return /^[A-Za-z]{2}$/.test(value.trim()) ? undefined : sellerMessages.countryInvalid;
+}
+
+/** An offer's net price in euro, as typed or as a number written out: €0.10 to €10,000, whole cents. */
+export function netPriceProblem(euroText: string): string | undefined {
+  const cents = euroCents(euroText);
+  return cents === undefined || cents < NET_PRICE_MIN_CENTS || cents > NET_PRICE_MAX_CENTS ? sellerMessages.netPriceInvalid : undefined;
+}
+
+/** An API key's name, once trimmed: 1 to 60 characters. */
+export function apiKeyNameProblem(value: string): string | undefined {
+  const name = value.trim();
+  return name.length < 1 || name.length > API_KEY_NAME_MAX ? sellerMessages.apiKeyNameInvalid : undefined;
+}
+
+/** A commission's percent as typed in the back office: 0 to 50. */
+export function commissionPercentProblem(value: string): string | undefined {
+  const percent = Number(value.trim().replace(',', '.'));
+  return value.trim() === '' || !Number.isFinite(percent) || percent < 0 || percent > COMMISSION_PERCENT_MAX ? sellerMessages.commissionInvalid : undefined;
+}
+
+/** A commission's fixed part in euro as typed in the back office: €0 to €10.00, whole cents. */
+export function commissionFixedProblem(value: string): string | undefined {
+  const cents = euroCents(value);
+  return cents === undefined || cents > COMMISSION_FIXED_MAX_CENTS ? sellerMessages.commissionInvalid : undefined;
+}
+
+/** Days a sale's money is held, as typed in the back office: a whole number from 0 to 90. */
+export function holdDaysProblem(value: string): string | undefined {
+  const text = value.trim();
+  return /^\d{1,3}$/.test(text) && Number(text) <= HOLD_DAYS_MAX ? undefined : sellerMessages.holdDaysInvalid;
+}
+
+/** A payout's bank reference, once trimmed: 1 to 100 characters. */
+export function payoutReferenceProblem(value: string): string | undefined {
+  const reference = value.trim();
+  return reference.length < 1 || reference.length > PAYOUT_REFERENCE_MAX ? sellerMessages.referenceInvalid : undefined;
+}

@@ -6,22 +6,30 @@ import { idField, safeText } from './fields.ts';
 import { validationMessages } from './messages.ts';
 import { emailProblem, normalizeEmail } from './rules.ts';
 import {
-  API_KEY_NAME_MAX,
+  apiKeyNameProblem,
   COMMISSION_FIXED_MAX_CENTS,
   COMMISSION_PERCENT_MAX,
+  countryProblem,
   HOLD_DAYS_MAX,
   KEYS_PER_UPLOAD,
   LEDGER_KINDS,
-  NET_PRICE_MAX_CENTS,
-  NET_PRICE_MIN_CENTS,
+  netPriceProblem,
   OFFER_STATUSES,
   PAYOUT_STATUSES,
+  payoutReferenceProblem,
   SELLER_KEY_STATES,
-  SELLER_NAME_MAX,
-  SELLER_NAME_MIN,
   SELLER_STATUSES,
   sellerMessages as m,
+  sellerNameProblem,
 } from './seller-rules.ts';
+
+/** A rule of seller-rules.ts (the web app's forms use it too) as a refinement: its message, when it finds a problem. */
+const byRule =
+  (rule: (value: string) => string | undefined) =>
+  (value: string | number, context: z.core.$RefinementCtx) => {
+    const problem = rule(String(value));
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  };
 
 /** Euro with at most two decimals (a cent is the smallest amount). */
 const euro = (message: string, min: number, max: number) =>
@@ -29,7 +37,13 @@ const euro = (message: string, min: number, max: number) =>
     .number({ error: message })
     .refine((value) => Number.isFinite(value) && Math.abs(Math.round(value * 100) - value * 100) < 1e-6, message)
     .refine((value) => value * 100 >= min - 1e-6 && value * 100 <= max + 1e-6, message);
-const netPrice = euro(m.netPriceInvalid, NET_PRICE_MIN_CENTS, NET_PRICE_MAX_CENTS);
+/**
+ * A net price in euro (a number, or a query's text) by the forms' rule, netPriceProblem: whole cents from
+ * €0.10 to €10,000. The number is written out to the 8th decimal, so a float's noise (0.1 + 0.2) is no decimal.
+ */
+const netPrice = z.coerce
+  .number({ error: m.netPriceInvalid })
+  .superRefine((value, context) => byRule(netPriceProblem)(Number.isFinite(value) ? Math.round(value * 1e8) / 1e8 : value, context));
 const page = z.coerce.number().int().min(1).max(10_000).default(1);
 const pageOf = <Item extends z.ZodType>(item: Item, id: string) =>
   z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() }).meta({ id });
@@ -38,18 +52,15 @@ const pageOf = <Item extends z.ZodType>(item: Item, id: string) =>
 
 /** POST /api/sellers: a signed-in, verified customer applies. */
 export const sellerApplicationSchema = z.object({
-  name: safeText(m.nameInvalid)
-    .trim()
-    .min(SELLER_NAME_MIN, m.nameInvalid)
-    .max(SELLER_NAME_MAX, m.nameInvalid),
+  name: safeText(m.nameInvalid).trim().superRefine(byRule(sellerNameProblem)),
   contactEmail: safeText(m.contactEmailInvalid)
     // A business address: any well-formed one, not only the big providers a customer's must be at.
     .refine((value) => { const problem = emailProblem(value); return problem === undefined || problem === validationMessages.emailProvider; }, m.contactEmailInvalid)
     .transform(normalizeEmail),
   country: z
     .string({ error: m.countryInvalid })
-    .regex(/^[A-Za-z]{2}$/, m.countryInvalid)
-    .transform((value) => value.toUpperCase()),
+    .superRefine(byRule(countryProblem))
+    .transform((value) => value.trim().toUpperCase()),
 });
 export type SellerApplication = z.input<typeof sellerApplicationSchema>;
 
@@ -80,7 +91,7 @@ export const sellerAnswerSchema = z.object({ seller: sellerSchema }).meta({ id: 
 // --- API keys ------------------------------------------------------------------------------------
 
 export const apiKeyRequestSchema = z.object({
-  name: safeText(m.apiKeyNameInvalid).trim().min(1, m.apiKeyNameInvalid).max(API_KEY_NAME_MAX, m.apiKeyNameInvalid),
+  name: safeText(m.apiKeyNameInvalid).trim().superRefine(byRule(apiKeyNameProblem)),
 });
 /** The key itself is in this answer only, once. */
 export const createdApiKeySchema = z.object({ _id: z.string(), name: z.string(), key: z.string() }).meta({ id: 'CreatedApiKey' });
@@ -192,7 +203,7 @@ export const payoutListSchema = z.array(payoutSchema);
 export const payoutRunSchema = z.object({ created: z.array(payoutSchema) }).meta({ id: 'PayoutRun' });
 export const payoutIdParamsSchema = z.object({ id: idField(m.payoutNotFound) });
 export const payoutPaidSchema = z.object({
-  reference: safeText(m.referenceInvalid).trim().min(1, m.referenceInvalid).max(100, m.referenceInvalid),
+  reference: safeText(m.referenceInvalid).trim().superRefine(byRule(payoutReferenceProblem)),
 });
 
 // --- A game's offers (the store) -----------------------------------------------------------------

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as adminTables from '../modules/admin/schema.ts';
 import * as authTables from '../modules/auth/schema.ts';
@@ -39,6 +39,11 @@ export const schema = {
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 /** Runs raw SQL and answers its rows; both drivers answer `{ rows }`. */
+/** `(a, b, c)`: a list of parameters for `in` (never empty). */
+export function inList(values: readonly string[]): SQL {
+  return sql`(${sql.join(values.map((value) => sql`${value}`), sql`, `)})`;
+}
+
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;

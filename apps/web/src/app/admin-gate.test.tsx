@@ -52,6 +52,8 @@ describe('the back office for the admin', () => {
       ['Orders', '/admin/orders'],
       ['Customers', '/admin/users'],
       ['Catalogue', '/admin/catalogue'],
+      ['Sellers', '/admin/sellers'],
+      ['Payouts', '/admin/payouts'],
       ['Support', '/admin/support'],
       ['Audit log', '/admin/audit'],
       ['News', '/admin/news'],

@@ -9,11 +9,14 @@ export class ApiError extends Error {
   readonly retryAfter: number | undefined;
   /** Whether the server said anything: false for a network failure or an answer without `error`. */
   readonly fromServer: boolean;
-  constructor(status: number, message: string, options: { retryAfter?: number; fromServer?: boolean } = {}) {
+  /** The whole answer, for the few that say more than `error` (a 409 of POST /api/orders with new `prices`). */
+  readonly body: unknown;
+  constructor(status: number, message: string, options: { retryAfter?: number; fromServer?: boolean; body?: unknown } = {}) {
     super(message);
     this.status = status;
     this.retryAfter = options.retryAfter;
     this.fromServer = options.fromServer ?? true;
+    this.body = options.body;
   }
 }
 
@@ -83,7 +86,7 @@ async function request<Answer>(path: string, init: RequestInit | undefined, repe
   if (!response.ok) {
     const said = typeof body === 'object' && body !== null && 'error' in body;
     const retryAfter = retryAfterSeconds(response.headers.get('Retry-After'));
-    throw new ApiError(response.status, said ? String(body.error) : response.statusText, { retryAfter, fromServer: said });
+    throw new ApiError(response.status, said ? String(body.error) : response.statusText, { retryAfter, fromServer: said, body });
   }
   return body as Answer;
 }

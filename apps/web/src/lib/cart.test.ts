@@ -1,7 +1,18 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testCartGame } from '../test/contract-fixtures.ts';
-import { addToCart, cartTotals, clearCart, removeFromCart, setCartQuantity, useCart, useCartQuantity, type CartItem } from './cart.ts';
+import {
+  addToCart,
+  cartTotals,
+  clearCart,
+  removeFromCart,
+  removeGameFromCart,
+  setCartPrices,
+  setCartQuantity,
+  useCart,
+  useCartQuantity,
+  type CartItem,
+} from './cart.ts';
 import { STORAGE_KEYS } from './storage-keys.ts';
 
 const game = (id: string, price: number, originalPrice: number | null = null): CartItem['game'] =>
@@ -130,5 +141,30 @@ describe('the cart', () => {
       window.dispatchEvent(new StorageEvent('storage', { key: STORAGE_KEYS.token }));
     });
     expect(result.current.items).toHaveLength(1);
+  });
+
+  it("keeps a chosen offer apart from the game's best, at the offer's price, and reprices or removes a game's lines", () => {
+    const { result } = renderHook(() => useCart());
+    const offer = { offerId: 'offer0000000000001', seller: 'KeyShack', price: 8 };
+    act(() => {
+      addToCart(game('a', 10));
+      addToCart(game('a', 10), offer);
+      addToCart(game('a', 10), offer);
+      addToCart(game('b', 5));
+    });
+    expect(result.current.items.map((item) => [item.game._id, item.offerId, item.seller, item.game.price, item.quantity])).toEqual([
+      ['a', undefined, undefined, 10, 1],
+      ['a', offer.offerId, 'KeyShack', 8, 2],
+      ['b', undefined, undefined, 5, 1],
+    ]);
+    act(() => setCartQuantity('a', 5, offer.offerId));
+    expect(renderHook(() => useCartQuantity('a', offer.offerId)).result.current).toBe(5);
+    expect(renderHook(() => useCartQuantity('a')).result.current).toBe(1);
+    act(() => setCartPrices([{ gameId: 'a', price: 11 }]));
+    expect(result.current.items.map((item) => item.game.price)).toEqual([11, 11, 5]);
+    act(() => removeFromCart('a'));
+    expect(result.current.items.map((item) => item.offerId ?? item.game._id)).toEqual([offer.offerId, 'b']);
+    act(() => removeGameFromCart('a'));
+    expect(result.current.items.map((item) => item.game._id)).toEqual(['b']);
   });
 });

@@ -44,17 +44,18 @@ export function usePlaceOrder() {
 /**
  * Checkout from the cart or 'Buy in 1 click': `checkout(items)` places the order of one attempt and
  * opens its payment page; `busy` meanwhile (and while the payment page opens), and `problem`, what to
- * show when it failed.
+ * show when it failed; `onError` sees the failure itself (the cart reads a 409's new prices).
  */
-export function useCheckout(): { busy: boolean; problem: string | null; checkout(items: Items): void } {
+export function useCheckout(): { busy: boolean; problem: string | null; checkout(items: Items, onError?: (error: unknown) => void): void } {
   const navigate = useNavigate();
   const placeOrder = usePlaceOrder();
-  const checkout = (items: Items) => {
+  const checkout = (items: Items, onError?: (error: unknown) => void) => {
     placeOrder.mutate(items, {
       onSuccess: ({ paymentUrl }) => {
         placeOrder.endAttempt();
         openPaymentPage(paymentUrl, navigate);
       },
+      onError,
     });
   };
   return {

@@ -7,6 +7,8 @@ import {
   AdminDashboardPage,
   AdminOrderPage,
   AdminOrdersPage,
+  AdminPayoutsPage,
+  AdminSellersPage,
   AdminSupportPage,
   AdminUserPage,
   AdminUsersPage,
@@ -28,6 +30,8 @@ export default function BackOffice() {
         <Route path="users" element={<AdminUsersPage />} />
         <Route path="users/:id" element={<AdminUserPage />} />
         <Route path="catalogue" element={<AdminCataloguePage />} />
+        <Route path="sellers" element={<AdminSellersPage />} />
+        <Route path="payouts" element={<AdminPayoutsPage />} />
         <Route path="support" element={<AdminSupportPage />} />
         <Route path="audit" element={<AdminAuditPage />} />
         <Route path="news" element={<AdminNewsPage />} />

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
-import { queryRows, type Db } from '../../db/client.ts';
+import { inList, queryRows, type Db } from '../../db/client.ts';
 import { games, syncRuns } from './schema.ts';
 import type { GameStock } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
@@ -8,10 +8,6 @@ import type { IndexedGame } from './search/catalog-index.ts';
 import type { SupplierProduct } from '../supplier/ports.ts';
 import { SHOWN_PRICE, SHOWN_STOCK } from '../sellers/ports.ts';
 
-/** `(a, b, c)`: a list of parameters for `in` (never empty). */
-function inList(values: readonly string[]) {
-  return sql`(${sql.join(values.map((value) => sql`${value}`), sql`, `)})`;
-}
 
 export type GameRow = typeof games.$inferSelect;
 

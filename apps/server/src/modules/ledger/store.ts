@@ -2,7 +2,7 @@
 // entry is the database's to enforce (migration 0013's deferred constraint trigger): this file only
 // writes what the service composed, and reads sums.
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { queryRows, type Db } from '../../db/client.ts';
+import { inList, queryRows, type Db } from '../../db/client.ts';
 import { newId } from '../../platform/ids.ts';
 import { ledgerEntries, ledgerLines, payouts, type EntryKind } from './schema.ts';
 
@@ -25,10 +25,6 @@ export interface EntryHead {
   at?: Date;
 }
 
-/** `(a, b, c)`: a list of parameters for `in` (never empty). */
-export function inList(values: readonly string[]) {
-  return sql`(${sql.join(values.map((value) => sql`${value}`), sql`, `)})`;
-}
 
 /** The accounts of the ledger. */
 export const accounts = {

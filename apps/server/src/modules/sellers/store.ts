@@ -3,7 +3,7 @@
 // catalogue shows beside the house's own price and stock (decision 029).
 import { and, asc, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import { HOUSE_SELLER_ID, type OfferStatus, type SellerStatus } from '@keystore/contract';
-import { queryRows, type Db } from '../../db/client.ts';
+import { inList, queryRows, type Db } from '../../db/client.ts';
 import type { GameStock } from '../../platform/events.ts';
 import { games } from '../catalog/schema.ts';
 import { offers, sellerApiKeys, sellerKeys, sellers } from './schema.ts';
@@ -12,10 +12,6 @@ export type SellerRow = typeof sellers.$inferSelect;
 export type OfferRow = typeof offers.$inferSelect;
 export type SellerKeyRow = typeof sellerKeys.$inferSelect;
 
-/** `(a, b, c)`: a list of parameters for `in` (never empty). */
-function inList(values: readonly string[]) {
-  return sql`(${sql.join(values.map((value) => sql`${value}`), sql`, `)})`;
-}
 
 // --- Sellers -------------------------------------------------------------------------------------
 

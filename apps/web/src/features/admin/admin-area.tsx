@@ -9,3 +9,5 @@ export { AdminUserPage } from './user-page.tsx';
 export { AdminCataloguePage } from './catalogue-page.tsx';
 export { AdminSupportPage } from './support-page.tsx';
 export { AdminAuditPage } from './audit-page.tsx';
+export { AdminSellersPage } from './sellers-page.tsx';
+export { AdminPayoutsPage } from './payouts-page.tsx';

@@ -6,6 +6,8 @@ const SECTIONS = [
   { to: '/admin/orders', label: 'Orders', end: false },
   { to: '/admin/users', label: 'Customers', end: false },
   { to: '/admin/catalogue', label: 'Catalogue', end: false },
+  { to: '/admin/sellers', label: 'Sellers', end: false },
+  { to: '/admin/payouts', label: 'Payouts', end: false },
   { to: '/admin/support', label: 'Support', end: false },
   { to: '/admin/audit', label: 'Audit log', end: false },
   { to: '/admin/news', label: 'News', end: false },

@@ -7,6 +7,9 @@ import type {
   AdminNotificationRequest,
   AdminOrder,
   AdminOrderList,
+  AdminSeller,
+  AdminSellerList,
+  AdminSellerPatch,
   AdminSettings,
   AdminSettingsPatch,
   AdminStats,
@@ -17,8 +20,11 @@ import type {
   AdminUserPatch,
   AuditList,
   DeliveryStatus,
+  LedgerBalance,
   Notification,
   OrderStatus,
+  Payout,
+  SellerStatus,
   SupportStatus,
   SyncRun,
 } from '@keystore/contract';
@@ -38,6 +44,9 @@ const keys = {
   settings: [...ADMIN, 'settings'] as const,
   support: [...ADMIN, 'support'] as const,
   audit: [...ADMIN, 'audit'] as const,
+  sellers: [...ADMIN, 'sellers'] as const,
+  payouts: [...ADMIN, 'payouts'] as const,
+  ledger: [...ADMIN, 'ledger'] as const,
 };
 
 /** A query string of the filters that are set ('' when none is). */
@@ -200,5 +209,54 @@ export function auditQuery(page: number) {
 export function usePublishNotification() {
   return useMutation({
     mutationFn: (body: AdminNotificationRequest) => apiSend<Notification, AdminNotificationRequest>('POST', '/api/admin/notifications', body),
+  });
+}
+
+// --- The marketplace (issue 23) -----------------------------------------------------------------
+
+export function sellersQuery(status: SellerStatus | undefined, q: string, page: number) {
+  return queryOptions({
+    queryKey: [...keys.sellers, status, q, page],
+    queryFn: () => apiGet<AdminSellerList>(`/api/admin/sellers${searchOf({ status, q, page: page > 1 ? page : undefined })}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Approves, suspends or reactivates a seller, or sets its commission or hold days; the sellers and the audit log are fetched again. */
+export function usePatchSeller() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, patch }: { id: string; patch: AdminSellerPatch }) => apiSend<AdminSeller, AdminSellerPatch>('PATCH', `/api/admin/sellers/${encodeURIComponent(id)}`, patch),
+    onSettled: () => Promise.all([keys.sellers, keys.audit].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}
+
+export function payoutsQuery() {
+  return queryOptions({ queryKey: keys.payouts, queryFn: () => apiGet<Payout[]>('/api/admin/payouts') });
+}
+
+export function ledgerBalanceQuery() {
+  return queryOptions({ queryKey: keys.ledger, queryFn: () => apiGet<LedgerBalance>('/api/admin/ledger/balance') });
+}
+
+/** Payouts move money between ledger accounts and out of sellers' balances: all of these are fetched again. */
+const PAYOUT_KEYS = [keys.payouts, keys.ledger, keys.sellers, keys.audit];
+
+/** Makes one payout per seller whose available balance reaches the minimum (none twice); answers those made. */
+export function useRunPayouts() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiSend<{ created: Payout[] }>('POST', '/api/admin/payouts/run'),
+    onSettled: () => Promise.all(PAYOUT_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}
+
+/** Records a payout's bank transfer with its reference (409 when it is already marked paid). */
+export function useMarkPayoutPaid() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, reference }: { id: string; reference: string }) =>
+      apiSend<Payout, { reference: string }>('POST', `/api/admin/payouts/${encodeURIComponent(id)}/paid`, { reference }),
+    onSettled: () => Promise.all(PAYOUT_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

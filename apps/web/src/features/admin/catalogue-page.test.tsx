@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adminGameListSchema, adminGameSchema, adminMessages, adminSettingsSchema, syncRunListSchema } from '@keystore/contract';
+import { adminGameListSchema, adminGameSchema, adminMessages, adminSettingsSchema, sellerMessages, syncRunListSchema } from '@keystore/contract';
 import { testAdminGame, testAdminGameList, testSyncRun } from '../../test/admin-fixtures.ts';
 import { answer } from '../../test/contract-fixtures.ts';
 import { json, renderWithQueries, resetTestState, stubApi } from '../../test/fixtures.tsx';
@@ -49,6 +49,40 @@ describe('the catalogue page', () => {
       ['POST /api/admin/sync', undefined],
       ['PATCH /api/admin/games/g1', { hidden: true }],
       ['PATCH /api/admin/games/g1', { priceOverride: 17.49 }],
+    ]);
+  });
+
+  it('saves the sellers’ default commission next to the markup, refusing one out of range', async () => {
+    const calls = stubApi({
+      'GET /api/admin/sync-runs': () => answer(syncRunListSchema, []),
+      'GET /api/admin/settings': () => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0 }),
+      'GET /api/admin/games': () => answer(adminGameListSchema, testAdminGameList([])),
+      'PATCH /api/admin/settings': ({ body }) => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, ...(body as object) }),
+    });
+    renderWithQueries(
+      <MemoryRouter>
+        <AdminCataloguePage />
+        <Toasts />
+      </MemoryRouter>,
+    );
+    const form = await screen.findByRole('form', { name: 'Sellers’ default commission' });
+    const percent = within(form).getByLabelText(/^Percent of the net price/);
+    const fixed = within(form).getByLabelText('Plus per key (€)');
+    expect([(percent as HTMLInputElement).value, (fixed as HTMLInputElement).value]).toEqual(['10', '0.00']);
+    const user = userEvent.setup();
+    await user.clear(percent);
+    await user.type(percent, '51');
+    await user.click(within(form).getByRole('button', { name: 'Save commission' }));
+    expect(within(form).getByText(sellerMessages.commissionInvalid)).toBeTruthy();
+
+    await user.clear(percent);
+    await user.type(percent, '12');
+    await user.clear(fixed);
+    await user.type(fixed, '0.25');
+    await user.click(within(form).getByRole('button', { name: 'Save commission' }));
+    expect(await screen.findByText('The default commission applies at once to sellers without one of their own.')).toBeTruthy();
+    expect(calls.filter((call) => call.route.startsWith('PATCH')).map(({ route, body }) => [route, body])).toEqual([
+      ['PATCH /api/admin/settings', { sellerCommissionPercent: 12, sellerCommissionFixed: 0.25 }],
     ]);
   });
 });

@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import type { AdminGame, AdminGamePatch } from '@keystore/contract';
 import { MARKUP_PERCENT_MAX, MARKUP_PERCENT_MIN, markupProblem, priceOverrideProblem } from '@keystore/contract/admin-rules';
 import { messageOf } from '../../lib/api.ts';
+import { COMMISSION_PERCENT_MAX, commissionFixedProblem, commissionPercentProblem, euroCents } from '@keystore/contract/seller-rules';
 import { byRule } from '../../lib/form-rules.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { showToast } from '../../ui/toasts.tsx';
@@ -64,16 +65,22 @@ export function AdminCataloguePage() {
           {messageOf(runs.error, 'Could not load the sync runs.')}
         </p>
       )}
-      <MarkupForm />
+      <PricingForms />
       <GameList />
     </AdminPage>
   );
 }
 
-function MarkupForm() {
+/** The store's pricing settings side by side: the markup over the supplier, and the sellers' default commission. */
+function PricingForms() {
   const settings = useQuery(settingsQuery());
   if (!settings.data) return null;
-  return <MarkupFields markupPercent={settings.data.markupPercent} />;
+  return (
+    <div className={styles.grid}>
+      <MarkupFields markupPercent={settings.data.markupPercent} />
+      <CommissionFields percent={settings.data.sellerCommissionPercent} fixed={settings.data.sellerCommissionFixed} />
+    </div>
+  );
 }
 
 function MarkupFields({ markupPercent }: { markupPercent: number }) {
@@ -115,6 +122,69 @@ function MarkupFields({ markupPercent }: { markupPercent: number }) {
       </div>
         <button type="submit" className={styles.primary} disabled={patch.isPending}>
           Save markup
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The commission every seller pays unless the owner set one for it (Sellers page): a percent of the net price plus a fixed amount. */
+function CommissionFields({ percent, fixed }: { percent: number; fixed: number }) {
+  const patch = usePatchSettings();
+  const { register, handleSubmit, formState } = useForm<{ percent: string; fixed: string }>({ defaultValues: { percent: String(percent), fixed: fixed.toFixed(2) } });
+  const { errors } = formState;
+  const save = handleSubmit((fields) =>
+    patch.mutate(
+      { sellerCommissionPercent: Number(fields.percent.trim()), sellerCommissionFixed: euroCents(fields.fixed)! / 100 },
+      {
+        onSuccess: () => showToast('The default commission applies at once to sellers without one of their own.'),
+        onError: (error) => showToast(messageOf(error, 'The commission was not saved. Please try again.'), 'error'),
+      },
+    ),
+  );
+  return (
+    <form className={styles.panel} onSubmit={save} noValidate aria-labelledby="commission-title">
+      <h2 id="commission-title" className={styles.subtitle}>
+        Sellers’ default commission
+      </h2>
+      <div className={styles.filters}>
+        <div className={styles.field}>
+          <label htmlFor="commission-percent">Percent of the net price (0–{COMMISSION_PERCENT_MAX} %)</label>
+          <input
+            id="commission-percent"
+            className={styles.price}
+            type="number"
+            inputMode="decimal"
+            step="0.01"
+            {...register('percent', { validate: byRule(commissionPercentProblem) })}
+            {...(errors.percent ? { 'aria-invalid': true, 'aria-describedby': 'commission-percent-error' } : {})}
+          />
+          {errors.percent && (
+            <span id="commission-percent-error" className={styles.problem} role="alert">
+              {errors.percent.message}
+            </span>
+          )}
+        </div>
+        <div className={styles.field}>
+          <label htmlFor="commission-fixed">Plus per key (€)</label>
+          <input
+            id="commission-fixed"
+            className={styles.price}
+            type="number"
+            inputMode="decimal"
+            step="0.01"
+            min="0"
+            {...register('fixed', { validate: byRule(commissionFixedProblem) })}
+            {...(errors.fixed ? { 'aria-invalid': true, 'aria-describedby': 'commission-fixed-error' } : {})}
+          />
+          {errors.fixed && (
+            <span id="commission-fixed-error" className={styles.problem} role="alert">
+              {errors.fixed.message}
+            </span>
+          )}
+        </div>
+        <button type="submit" className={styles.primary} disabled={patch.isPending}>
+          Save commission
         </button>
       </div>
     </form>

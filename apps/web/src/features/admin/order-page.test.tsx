@@ -36,6 +36,12 @@ describe('an order in the back office', () => {
     expect(screen.getByRole('cell', { name: 'Key ending 7Q2Z' }).textContent).toBe('••••••••••••7Q2Z');
     expect(screen.getByRole('link', { name: 'player@example.org' }).getAttribute('href')).toBe('/admin/users/u1');
     expect(screen.getByText('pay_123', { exact: false })).toBeTruthy();
+    // Each line names the seller whose offer its keys came from.
+    const lines = screen.getByRole('table', { name: 'Lines' });
+    expect(within(lines).getAllByRole('row').map((row) => row.textContent)).toEqual([
+      'GamePlatformSellerQuantityUnit priceKeys deliveredAmount',
+      'HadesPCKeystore1€19.991€19.99',
+    ]);
   });
 
   it('refunds after the confirm dialog, with the reason, then loads the order again', async () => {

@@ -107,12 +107,22 @@ export function AdminOrderPage() {
           </div>
           <DataTable
             caption="Lines"
-            columns={['Game', 'Platform', { label: 'Quantity', numeric: true }, { label: 'Unit price', numeric: true }, { label: 'Keys delivered', numeric: true }, { label: 'Amount', numeric: true }]}
+            columns={[
+              'Game',
+              'Platform',
+              'Seller',
+              { label: 'Quantity', numeric: true },
+              { label: 'Unit price', numeric: true },
+              { label: 'Keys delivered', numeric: true },
+              { label: 'Amount', numeric: true },
+            ]}
           >
             {data.order.lines.map((line) => (
-              <tr key={line.gameId}>
+              // A game may be two lines of one order, from two sellers' offers.
+              <tr key={`${line.gameId}:${line.offerId}`}>
                 <th scope="row">{line.title}</th>
                 <td>{line.platform}</td>
+                <td>{line.seller}</td>
                 <td className={styles.number}>{line.quantity}</td>
                 <td className={styles.number}>{formatEuro(line.unitPrice)}</td>
                 <td className={styles.number}>{line.keysDelivered}</td>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { sellerMessages } from '@keystore/contract/seller-rules';
 import type { CartItem } from '../../lib/cart.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { QuantityControl } from '../../ui/quantity-control.tsx';
@@ -16,6 +17,8 @@ interface CartLineProps {
 /** One cart line (SPEC §2 Cart): cover, title, platform, region, euro price with the sale tag, quantity (min 1), remove. */
 export function CartLine({ item, onQuantity, onRemove }: CartLineProps) {
   const { game, quantity } = item;
+  // A line of an offer chosen on the game page is named for its seller too, so two lines of one game differ.
+  const label = item.seller === undefined ? game.title : `${game.title} from ${item.seller}`;
   const onSale = game.originalPrice !== null && game.originalPrice > game.price;
   return (
     <li className={styles.line}>
@@ -31,6 +34,7 @@ export function CartLine({ item, onQuantity, onRemove }: CartLineProps) {
           <span aria-hidden="true">·</span>
           <span>Region: {game.region || DEFAULT_REGION}</span>
         </p>
+        {item.seller !== undefined && <p className={styles.meta}>{sellerMessages.soldBy(item.seller)}</p>}
       </div>
       <div className={styles.price}>
         {onSale && <span className={styles.hot}>HOT SALE</span>}
@@ -43,7 +47,7 @@ export function CartLine({ item, onQuantity, onRemove }: CartLineProps) {
         <span className={styles.amount}>{formatEuro(game.price)}</span>
       </div>
       <div className={styles.quantity}>
-        <QuantityControl label={game.title} value={quantity} min={1} onChange={onQuantity} onRemove={onRemove} />
+        <QuantityControl label={label} value={quantity} min={1} onChange={onQuantity} onRemove={onRemove} />
       </div>
     </li>
   );

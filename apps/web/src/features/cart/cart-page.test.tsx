@@ -4,6 +4,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addToCart, clearCart, setCartQuantity, useCart, type CartItem } from '../../lib/cart.ts';
 import { signIn } from '../../lib/session.ts';
+import { sellerMessages } from '@keystore/contract/seller-rules';
 import { testCartGame, testCreatedOrder, testUser } from '../../test/contract-fixtures.ts';
 import { AuthDialogProbe, json, openAuthDialogView, renderWithQueries, resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { Toasts } from '../../ui/toasts.tsx';
@@ -163,8 +164,66 @@ describe('CartPage', () => {
     // The cart is emptied only once the payment succeeds.
     expect(await screen.findByRole('heading', { name: 'Pay 1 lines' })).toBeTruthy();
     expect(calls).toEqual([
-      { route: 'POST /api/orders', body: { items: [{ gameId: 'a', quantity: 1 }] }, authorization: 'Bearer token-1', idempotencyKey: expect.stringMatching(UUID) },
+      {
+        route: 'POST /api/orders',
+        body: { items: [{ gameId: 'a', quantity: 1, expectedPrice: 41.99 }] },
+        authorization: 'Bearer token-1',
+        idempotencyKey: expect.stringMatching(UUID),
+      },
     ]);
+  });
+
+  it("keeps a chosen offer as a line of its own, named for its seller, and sends it with the price shown", async () => {
+    const calls = stubApi({ 'POST /api/orders': () => json(201, testCreatedOrder()) });
+    act(() => {
+      signIn('token-1', testUser());
+      addToCart(game('a', 'Elden Ring', 41.99, null));
+      addToCart(game('a', 'Elden Ring', 41.99, null), { offerId: 'offer0000000000001', seller: 'KeyShack', price: 39.5 });
+    });
+    renderCart();
+    expect(screen.getAllByRole('listitem')).toHaveLength(2);
+    expect(screen.getByText('Sold by KeyShack')).toBeTruthy();
+    expect(valueOf('Total')).toBe('€81.49');
+    await userEvent.click(screen.getByRole('button', { name: 'One more Elden Ring from KeyShack' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'I have read and accept the Terms & Conditions' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    expect(await screen.findByRole('heading', { name: 'Pay 2 lines' })).toBeTruthy();
+    expect(calls[0]!.body).toEqual({
+      items: [
+        { gameId: 'a', quantity: 1, expectedPrice: 41.99 },
+        { gameId: 'a', quantity: 2, offerId: 'offer0000000000001', expectedPrice: 39.5 },
+      ],
+    });
+  });
+
+  it('takes on the new prices of a 409 and says why, then places the order at them', async () => {
+    let answers = 0;
+    const calls = stubApi({
+      'POST /api/orders': () => {
+        answers += 1;
+        if (answers === 1) return json(409, { error: sellerMessages.priceChanged, prices: [{ gameId: 'a', price: 44.99 }] });
+        return json(201, testCreatedOrder());
+      },
+    });
+    act(() => {
+      signIn('token-1', testUser());
+      addToCart(game('a', 'Elden Ring', 41.99, null));
+      addToCart(game('b', 'Hades', 12.5, null));
+    });
+    renderCart();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'I have read and accept the Terms & Conditions' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(sellerMessages.priceChanged);
+    expect(screen.getByText('€44.99')).toBeTruthy();
+    expect(valueOf('Total')).toBe('€57.49');
+    await userEvent.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    expect(await screen.findByRole('heading', { name: 'Pay 2 lines' })).toBeTruthy();
+    expect(calls[1]!.body).toEqual({
+      items: [
+        { gameId: 'a', quantity: 1, expectedPrice: 44.99 },
+        { gameId: 'b', quantity: 1, expectedPrice: 12.5 },
+      ],
+    });
   });
 
   it('sends a click repeated after a lost answer with the same Idempotency-Key, and other items with a new one', async () => {

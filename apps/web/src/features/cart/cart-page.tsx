@@ -36,10 +36,10 @@ export function CartPage() {
         <ul className={styles.lines} aria-label="Products in your cart">
           {items.map((item) => (
             <CartLine
-              key={item.game._id}
+              key={`${item.game._id}:${item.offerId ?? ''}`}
               item={item}
-              onQuantity={(quantity) => setQuantity(item.game._id, quantity)}
-              onRemove={() => remove(item.game._id)}
+              onQuantity={(quantity) => setQuantity(item.game._id, quantity, item.offerId)}
+              onRemove={() => remove(item.game._id, item.offerId)}
             />
           ))}
         </ul>

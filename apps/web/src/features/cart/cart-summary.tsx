@@ -1,10 +1,12 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
-import type { CartItem } from '../../lib/cart.ts';
+import { ApiError } from '../../lib/api.ts';
+import { setCartPrices, type CartItem } from '../../lib/cart.ts';
 import { useCheckout } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { currentSession } from '../../lib/session.ts';
+import type { PriceConflict } from '@keystore/contract';
 import styles from './cart-page.module.css';
 
 const TERMS_ALERT = 'Please accept the Terms & Conditions';
@@ -36,7 +38,15 @@ export function CartSummary({ items, totalItems, totalPrice }: CartSummaryProps)
       openAuthDialog('login');
       return;
     }
-    checkout(items.map((item) => ({ gameId: item.game._id, quantity: item.quantity })));
+    // Each line with the offer chosen and the price shown: when the offers now cost more, the server
+    // answers 409 with the new prices, which the lines take on while the error says why.
+    checkout(
+      items.map((item) => ({ gameId: item.game._id, quantity: item.quantity, offerId: item.offerId, expectedPrice: item.game.price })),
+      (error) => {
+        const prices = newPricesOf(error);
+        if (prices) setCartPrices(prices);
+      },
+    );
   };
 
   return (
@@ -70,5 +80,15 @@ export function CartSummary({ items, totalItems, totalPrice }: CartSummaryProps)
       </button>
       <p className={styles.note}>You will be redirected to the payment page.</p>
     </aside>
+  );
+}
+
+/** The new unit prices of a 409 of POST /api/orders, when the offers cost more than the cart showed. */
+function newPricesOf(error: unknown): NonNullable<PriceConflict['prices']> | undefined {
+  if (!(error instanceof ApiError) || error.status !== 409) return undefined;
+  const { body } = error;
+  if (typeof body !== 'object' || body === null || !('prices' in body) || !Array.isArray(body.prices)) return undefined;
+  return body.prices.filter(
+    (entry): entry is { gameId: string; price: number } => typeof entry?.gameId === 'string' && Number.isFinite(entry?.price),
   );
 }

@@ -1,10 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useAuthDialog } from '../../lib/auth-dialog.ts';
-import { clearCart } from '../../lib/cart.ts';
-import { testGame } from '../../test/contract-fixtures.ts';
+import { clearCart, useCart } from '../../lib/cart.ts';
+import { gameOfferListSchema, type GameOffer } from '@keystore/contract';
+import { sellerMessages } from '@keystore/contract/seller-rules';
+import { signIn } from '../../lib/session.ts';
+import { answer as answerOf, testGame, testUser } from '../../test/contract-fixtures.ts';
 import { json, resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { GamePage } from './game-page.tsx';
 
@@ -17,9 +20,15 @@ const game = testGame({
   stock: 12,
 });
 
-/** The API's answer to the game's page, whichever game it asks for. */
-function answer(status: number, body: unknown, id = 'g1') {
-  stubApi({ [`GET /api/games/${id}`]: () => json(status, body) });
+/** The house's offer of the game: the only one unless a test says otherwise. */
+const houseOffer = (price = 29.99): GameOffer => ({ offerId: 'house00000000000g1', seller: { name: 'Keystore' }, price, stock: 12 });
+
+/** The API's answer to the game's page, whichever game it asks for, and to its offers (the house's alone by default). */
+function answer(status: number, body: unknown, id = 'g1', offers: GameOffer[] = [houseOffer()]) {
+  return stubApi({
+    [`GET /api/games/${id}`]: () => json(status, body),
+    [`GET /api/games/${id}/offers`]: () => answerOf(gameOfferListSchema, offers),
+  });
 }
 
 function renderPage(id = 'g1') {
@@ -36,6 +45,16 @@ function renderPage(id = 'g1') {
         <DialogProbe />
       </MemoryRouter>
     </QueryClientProvider>,
+  );
+}
+
+/** The cart's lines as the test reads them: game, offer, seller, price and quantity. */
+function CartLines() {
+  const { items } = useCart();
+  return (
+    <ul aria-label="Cart">
+      {items.map((item) => [item.game._id, item.offerId, item.seller, item.game.price, item.quantity].join(' '))}
+    </ul>
   );
 }
 
@@ -117,5 +136,51 @@ describe('the game page', () => {
     renderPage();
     // Anything but a 404 is tried once more (after a second) before the error shows.
     expect(await screen.findByText('Failed to load game details', {}, { timeout: 4000 })).toBeTruthy();
+  });
+
+  it('names the seller of the price shown, and offers the other sellers each with its own Add to cart', async () => {
+    answer(200, game, 'g1', [
+      { offerId: 'offer0000000000001', seller: { name: 'KeyShack' }, price: 27.5, stock: 3 },
+      houseOffer(),
+      { offerId: 'offer0000000000002', seller: { name: 'PixelKeys' }, price: 31, stock: 1 },
+    ]);
+    renderPage();
+    render(<CartLines />);
+    expect(await screen.findByText(sellerMessages.soldBy('KeyShack'))).toBeTruthy();
+    const toggle = screen.getByRole('button', { name: '2 other offers from €29.99' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const rows = within(screen.getByRole('list', { name: 'Other offers' })).getAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      expect.stringContaining('Keystore€29.9912 keys'),
+      expect.stringContaining('PixelKeys€31.001 key'),
+    ]);
+    fireEvent.click(within(rows[1]!).getByRole('button', { name: 'Add to cart: Ghost of Tsushima from PixelKeys' }));
+    expect(within(rows[1]!).getByRole('spinbutton', { name: 'Quantity of Ghost of Tsushima from PixelKeys' })).toBeTruthy();
+    expect(screen.getByRole('list', { name: 'Cart' }).textContent).toBe('g1 offer0000000000002 PixelKeys 31 1');
+  });
+
+  it('shows no other offers when the house is the only seller', async () => {
+    answer(200, game);
+    renderPage();
+    expect(await screen.findByText('Sold by Keystore')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /other offer/ })).toBeNull();
+  });
+
+  it('buys in one click at the price shown, and shows the new price when the server says it rose', async () => {
+    let gameLoads = 0;
+    const calls = stubApi({
+      'GET /api/games/g1': () => json(200, testGame({ ...game, price: (gameLoads += 1) === 1 ? 29.99 : 32.99 })),
+      'GET /api/games/g1/offers': () => answerOf(gameOfferListSchema, [houseOffer(gameLoads === 1 ? 29.99 : 32.99)]),
+      'POST /api/orders': () => json(409, { error: sellerMessages.priceChanged, prices: [{ gameId: 'g1', price: 32.99 }] }),
+    });
+    signIn('token-1', testUser());
+    renderPage();
+    await screen.findByText('Sold by Keystore');
+    fireEvent.click(screen.getByRole('button', { name: 'Buy in 1 click' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(sellerMessages.priceChanged);
+    expect(calls.find((call) => call.route === 'POST /api/orders')!.body).toEqual({ items: [{ gameId: 'g1', quantity: 1, expectedPrice: 29.99 }] });
+    expect(await screen.findByText('€32.99', { exact: false })).toBeTruthy();
   });
 });

@@ -1,4 +1,7 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import type { Game } from '@keystore/contract';
+import { isRefusal } from '../../lib/api.ts';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import { useCheckout } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
@@ -7,9 +10,13 @@ import { CartControl } from '../../ui/cart-control.tsx';
 import { keysLeftText } from './game-info.ts';
 import styles from './purchase-panel.module.css';
 
+// The sellers' offers load after the page shows, in a chunk of their own (decision 027).
+const GameOffers = lazy(() => import('./game-offers.tsx'));
+
 /** Stock, price and the buying actions of the game page. */
 export function PurchasePanel({ game }: { game: Game }) {
   const { busy, problem, checkout } = useCheckout();
+  const queryClient = useQueryClient();
   const outOfStock = game.stock <= 0;
   const onSale = game.originalPrice !== null && game.originalPrice > game.price;
 
@@ -20,7 +27,11 @@ export function PurchasePanel({ game }: { game: Game }) {
       openAuthDialog('login');
       return;
     }
-    checkout([{ gameId: game._id, quantity: 1 }]);
+    // The price shown goes along: when the offers now cost more (or ran out), the server refuses (409)
+    // and the page fetches the game and its offers again, so what the buyer sees next is true.
+    checkout([{ gameId: game._id, quantity: 1, expectedPrice: game.price }], (error) => {
+      if (isRefusal(error)) void queryClient.invalidateQueries({ queryKey: ['game', game._id] });
+    });
   };
 
   return (
@@ -36,6 +47,9 @@ export function PurchasePanel({ game }: { game: Game }) {
           </s>
         )}
       </p>
+      <Suspense fallback={null}>
+        <GameOffers game={game} />
+      </Suspense>
       <div className={styles.actions}>
         <CartControl game={game} className={styles.add} disabled={outOfStock} />
         <button type="button" className={styles.buy} disabled={outOfStock} aria-busy={busy} onClick={buyNow}>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import type { Order } from '@keystore/contract';
-import { removeFromCart } from '../../lib/cart.ts';
+import { removeGameFromCart } from '../../lib/cart.ts';
 import { orderQuery } from '../../lib/orders.ts';
 import { purchasesQuery } from './api.ts';
 
@@ -30,7 +30,7 @@ export function useDeliveryWatch(orderId: string | null, refetchPurchases: () =>
   useEffect(() => {
     if (order?.status !== 'Paid' || emptiedFor.current === order._id) return;
     emptiedFor.current = order._id;
-    for (const line of order.lines) removeFromCart(line.gameId);
+    for (const line of order.lines) removeGameFromCart(line.gameId);
   }, [order]);
   const delivered = order?.deliveryStatus === 'Delivered';
   useEffect(() => {

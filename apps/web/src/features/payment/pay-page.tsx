@@ -5,7 +5,7 @@ import type { TestPaymentRequest } from '@keystore/contract';
 import { orderUiMessages } from '@keystore/contract/order-ui-messages';
 import { isRefusal, messageOf } from '../../lib/api.ts';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
-import { removeFromCart } from '../../lib/cart.ts';
+import { removeGameFromCart } from '../../lib/cart.ts';
 import { usePlaceOrder } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { orderQuery } from '../../lib/orders.ts';
@@ -86,7 +86,7 @@ function PayOrder({ orderId }: { orderId: string }) {
       placeOrder.endAttempt();
       if (verdict.status === 'Paid') {
         // Only what was bought leaves the cart: a one-click purchase keeps the rest of it.
-        for (const line of order.lines) removeFromCart(line.gameId);
+        for (const line of order.lines) removeGameFromCart(line.gameId);
         showToast(verdict.message);
         void navigate(verdict.redirectUrl);
         return;

@@ -47,6 +47,7 @@ describe('the profile page', () => {
     const orders = screen.getByRole('region', { name: 'Order history' });
     expect(within(orders).getByText('Start your trial right now!')).toBeTruthy();
     expect(within(orders).queryByRole('button', { name: /Details/ })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Sell on Keystore' }).getAttribute('href')).toBe('/seller');
   });
 
   it('forgets a token the server refuses and goes to /login', async () => {

@@ -79,6 +79,10 @@ function Profile({ user, token }: { user: User; token: string }) {
                 Back office
               </Link>
             )}
+            {/* The marketplace's seller area (issue 23): apply, or manage offers, keys and payouts. */}
+            <Link to="/seller" className={controls.secondary}>
+              Sell on Keystore
+            </Link>
             <button type="button" className={controls.secondary} onClick={() => setEditingPhoto(true)}>
               <CameraIcon />
               Edit profile photo

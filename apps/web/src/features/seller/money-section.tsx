@@ -1,0 +1,126 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import type { LedgerKind } from '@keystore/contract/seller-rules';
+import { messageOf } from '../../lib/api.ts';
+import { formatEuro } from '../../lib/money.ts';
+import { ledgerQuery, payoutsQuery, salesQuery } from './api.ts';
+import styles from './seller.module.css';
+
+const KIND_LABELS: Record<LedgerKind, string> = {
+  sale: 'Sale',
+  commission: 'Commission',
+  release: 'Hold released',
+  refund: 'Refund',
+  payout: 'Payout',
+};
+
+/** "2026-11-20" of an ISO time. */
+const day = (iso: string) => <time dateTime={iso}>{iso.slice(0, 10)}</time>;
+
+/** The seller's sales, ledger entries and payouts. */
+export function MoneySection() {
+  const [salesPage, setSalesPage] = useState(1);
+  const [ledgerPage, setLedgerPage] = useState(1);
+  const sales = useQuery(salesQuery(salesPage));
+  const ledger = useQuery(ledgerQuery(ledgerPage));
+  const payouts = useQuery(payoutsQuery());
+  return (
+    <>
+      <Table title="Sales" query={sales} empty="No sales yet." columns={['Date', 'Game', '#Keys', '#Price', '#Your part', 'State']}>
+        {sales.data?.items.map((sale, index) => (
+          <tr key={`${sale.orderId}-${sale.gameId}-${index}`}>
+            <td>{day(sale.date)}</td>
+            <th scope="row">{sale.title}</th>
+            <td className={styles.number}>{sale.quantity}</td>
+            <td className={styles.number}>{formatEuro(sale.price)}</td>
+            <td className={styles.number}>{formatEuro(sale.net)}</td>
+            <td>{sale.state}</td>
+          </tr>
+        ))}
+      </Table>
+      {sales.data && <Pager {...sales.data} onPage={setSalesPage} />}
+      <Table title="Ledger" query={ledger} empty="No entries yet." columns={['Date', 'Entry', '#Amount', 'Order']}>
+        {ledger.data?.items.map((entry) => (
+          <tr key={entry._id}>
+            <td>{day(entry.date)}</td>
+            <th scope="row">{KIND_LABELS[entry.kind]}</th>
+            <td className={styles.number}>{formatEuro(entry.amount)}</td>
+            <td className={styles.mono}>{entry.orderId ?? '—'}</td>
+          </tr>
+        ))}
+      </Table>
+      {ledger.data && <Pager {...ledger.data} onPage={setLedgerPage} />}
+      <Table title="Payouts" query={payouts} empty="No payouts yet." columns={['Date', '#Amount', 'Status', 'Reference']}>
+        {payouts.data?.map((payout) => (
+          <tr key={payout._id}>
+            <th scope="row">{day(payout.createdAt)}</th>
+            <td className={styles.number}>{formatEuro(payout.amount)}</td>
+            <td>{payout.status === 'paid' ? `Paid ${payout.paidAt?.slice(0, 10) ?? ''}` : 'Pending'}</td>
+            <td className={styles.mono}>{payout.reference ?? '—'}</td>
+          </tr>
+        ))}
+      </Table>
+    </>
+  );
+}
+
+interface TableProps {
+  title: string;
+  query: { isPending: boolean; isError: boolean; error: unknown; data?: { items: unknown[] } | unknown[] };
+  empty: string;
+  /** Column headings; a leading '#' marks a column of numbers (aligned right). */
+  columns: string[];
+  children: ReactNode;
+}
+
+/** A titled table with its loading, failed and empty states. */
+function Table({ title, query, empty, columns, children }: TableProps) {
+  const rows = Array.isArray(query.data) ? query.data : query.data?.items;
+  let body: ReactNode;
+  if (query.isPending) body = <p className={styles.muted}>Loading…</p>;
+  else if (query.isError) body = <p className={styles.problem} role="alert">{messageOf(query.error, `Could not load ${title.toLowerCase()}. Please try again.`)}</p>;
+  else if (!rows || rows.length === 0) body = <p className={styles.muted}>{empty}</p>;
+  else {
+    body = (
+      <div className={styles.tableWrap} role="region" aria-label={title} tabIndex={0}>
+        <table className={styles.table}>
+          <caption className="visually-hidden">{title}</caption>
+          <thead>
+            <tr>
+              {columns.map((column) => (
+                <th key={column} scope="col" className={column.startsWith('#') ? styles.number : undefined}>
+                  {column.replace(/^#/, '')}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>{children}</tbody>
+        </table>
+      </div>
+    );
+  }
+  return (
+    <>
+      <h2 className={styles.subtitle}>{title}</h2>
+      {body}
+    </>
+  );
+}
+
+function Pager({ page, pageSize, total, onPage }: { page: number; pageSize: number; total: number; onPage: (page: number) => void }) {
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  if (pages === 1) return null;
+  return (
+    <nav className={styles.pager} aria-label="Pages">
+      <button type="button" className={`${styles.secondary} ${styles.small}`} disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {page} of {pages}
+      </span>
+      <button type="button" className={`${styles.secondary} ${styles.small}`} disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}

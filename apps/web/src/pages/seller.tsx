@@ -1,0 +1,1 @@
+export { SellerArea as default } from '../features/seller/seller-area.tsx';
