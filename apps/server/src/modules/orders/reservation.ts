@@ -68,7 +68,9 @@ export async function reserveFromOffers(tx: Db, orderId: string, requests: Order
       })
       .from(games)
       .where(eq(games.id, request.gameId))
-      .for('update');
+      // The lock an UPDATE takes, not FOR UPDATE: the key-share locks of foreign keys (order lines and
+      // keys being written for this game elsewhere) must not wait on it, nor it on them.
+      .for('no key update');
     // A game the owner hid is not in the store: not found, like one that never was.
     if (!game || game.hidden) throw new NotFound(catalogMessages.gameNotFound);
     const house: MarketOffer | undefined =
@@ -176,7 +178,7 @@ export async function reserveLinesAgain(tx: Db, orderId: string, lines: OrderLin
         .returning({ id: games.id });
       if (taken.length === 0) throw new Conflict(orderMessages.outOfStock(line.title, 0));
     } else {
-      await tx.execute(sql`select id from games where id = ${line.gameId} for update`);
+      await tx.execute(sql`select id from games where id = ${line.gameId} for no key update`);
       if ((await reserveKeys(tx, line.offerId, orderId, line.id, line.quantity)) < line.quantity) throw new Conflict(sellerMessages.offerUnavailable);
     }
   }

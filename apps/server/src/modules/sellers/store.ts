@@ -240,7 +240,7 @@ export async function marketOffers(db: Db, gameId: string): Promise<MarketOffer[
 export async function refreshMarket(tx: Db, gameIds: Iterable<string>): Promise<GameStock[]> {
   const ids = [...new Set(gameIds)].sort();
   if (ids.length === 0) return [];
-  await tx.execute(sql`select id from games where id in ${inList(ids)} order by id for update`);
+  await tx.execute(sql`select id from games where id in ${inList(ids)} order by id for no key update`);
   return queryRows<GameStock>(
     tx,
     sql`update games g set market_price_cents = m.price, market_stock = m.stock, updated_at = now()
