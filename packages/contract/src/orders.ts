@@ -14,6 +14,7 @@ import {
 } from './constants.ts';
 import { idField, ruled, safeText } from './fields.ts';
 import { orderMessages as m } from './messages.ts';
+import { sellerMessages } from './seller-rules.ts';
 import { cardDigits, cardholderNameProblem, cardNumberProblem, cvcProblem, expiryProblem } from './payment-rules.ts';
 
 /**
@@ -33,7 +34,7 @@ export const createOrderRequestSchema = z.object({
           .min(1, m.quantityInvalid)
           .max(ORDER_LINE_MAX_QUANTITY, m.quantityInvalid),
         /** A specific offer the buyer chose on the game page; without it, the best offers are taken. */
-        offerId: z.string().regex(/^[0-9a-z]{16,24}$/, m.gameIdRequired).optional(),
+        offerId: z.string({ error: sellerMessages.offerUnavailable }).regex(/^[0-9a-z]{16,24}$/, sellerMessages.offerUnavailable).optional(),
         /** The unit price (euro) the cart showed: when the offers now cost more, the order is a 409 with the new prices. */
         expectedPrice: z.number().nonnegative().max(1_000_000).optional(),
       }),

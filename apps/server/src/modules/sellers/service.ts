@@ -125,22 +125,31 @@ export class SellersService {
   }
 
   async view(row: SellerRow): Promise<Seller> {
-    const [balances, counts, commission] = await Promise.all([this.deps.ledger.balances([row.id]), sellerCounts(this.db, [row.id]), this.commissionOf(row)]);
-    const balance = balances.get(row.id)!;
-    const count = counts.get(row.id)!;
-    return {
-      _id: row.id,
-      name: row.name,
-      contactEmail: row.contactEmail,
-      country: row.country,
-      status: row.status,
-      commission: { percent: commission.percent, fixed: centsToEuro(commission.fixedCents) },
-      holdDays: row.holdDays,
-      balance: { held: centsToEuro(balance.held), available: centsToEuro(balance.available), currency: ORDER_CURRENCY },
-      offers: count.offers,
-      keysInStock: count.keys,
-      createdAt: row.createdAt.toISOString(),
-    };
+    return (await this.views([row]))[0]!;
+  }
+
+  /** Sellers as answered, their balances, offers and keys read once for all of them (a back-office page is one read each, not one per seller). */
+  private async views(rows: SellerRow[]): Promise<Seller[]> {
+    const ids = rows.map((row) => row.id);
+    const [balances, counts, fallback] = await Promise.all([this.deps.ledger.balances(ids), sellerCounts(this.db, ids), this.defaultCommission()]);
+    return rows.map((row) => {
+      const balance = balances.get(row.id)!;
+      const count = counts.get(row.id)!;
+      const commission = commissionWithDefault(row, fallback);
+      return {
+        _id: row.id,
+        name: row.name,
+        contactEmail: row.contactEmail,
+        country: row.country,
+        status: row.status,
+        commission: { percent: commission.percent, fixed: centsToEuro(commission.fixedCents) },
+        holdDays: row.holdDays,
+        balance: { held: centsToEuro(balance.held), available: centsToEuro(balance.available), currency: ORDER_CURRENCY },
+        offers: count.offers,
+        keysInStock: count.keys,
+        createdAt: row.createdAt.toISOString(),
+      };
+    });
   }
 
   // --- Commission --------------------------------------------------------------------------------
@@ -153,11 +162,7 @@ export class SellersService {
   }
 
   async commissionOf(seller: SellerRow, db: Db = this.db): Promise<Commission> {
-    const fallback = seller.commissionBasisPoints === null || seller.commissionFixedCents === null ? await this.defaultCommission(db) : undefined;
-    return {
-      percent: seller.commissionBasisPoints === null ? fallback!.percent : seller.commissionBasisPoints / 100,
-      fixedCents: seller.commissionFixedCents ?? fallback!.fixedCents,
-    };
+    return commissionWithDefault(seller, await this.defaultCommission(db));
   }
 
   /** The owner sets the store's default commission: every offer of a seller without its own is repriced. */
@@ -199,14 +204,12 @@ export class SellersService {
   }
 
   async adminViews(rows: SellerRow[]): Promise<AdminSeller[]> {
-    return Promise.all(
-      rows.map(async (row) => ({
-        ...(await this.view(row)),
-        userId: row.userId,
-        customCommission: row.commissionBasisPoints !== null && row.commissionFixedCents !== null,
-        house: row.id === HOUSE_SELLER_ID,
-      })),
-    );
+    return (await this.views(rows)).map((view, n) => ({
+      ...view,
+      userId: rows[n]!.userId,
+      customCommission: rows[n]!.commissionBasisPoints !== null && rows[n]!.commissionFixedCents !== null,
+      house: rows[n]!.id === HOUSE_SELLER_ID,
+    }));
   }
 
   /**
@@ -422,6 +425,14 @@ export class SellersService {
   private moved(games: GameStock[]): void {
     if (games.length > 0) this.deps.events.emit('stock-moved', { games });
   }
+}
+
+/** A seller's commission: its own where the owner set one, the store's default for the rest. */
+function commissionWithDefault(seller: SellerRow, fallback: Commission): Commission {
+  return {
+    percent: seller.commissionBasisPoints === null ? fallback.percent : seller.commissionBasisPoints / 100,
+    fixedCents: seller.commissionFixedCents ?? fallback.fixedCents,
+  };
 }
 
 export function hashApiKey(key: string): string {
