@@ -30,6 +30,12 @@ import { paymentsFromConfig, registerPaymentRoutes } from './modules/payments/pl
 import { headHtml, pageHead, storeMetaHtml } from './modules/seo/pages.ts';
 import { sellerRoutes } from './modules/sellers/routes.ts';
 import { SellersService } from './modules/sellers/service.ts';
+import { SellerDeliveryJobs } from './modules/seller-delivery/jobs.ts';
+import { ClaimJobs } from './modules/claims/jobs.ts';
+import { claimRoutes } from './modules/claims/routes.ts';
+import { ClaimsService } from './modules/claims/service.ts';
+import { sellerDeliveryRoutes } from './modules/seller-delivery/routes.ts';
+import { SellerDelivery } from './modules/seller-delivery/service.ts';
 import { seoRoutes } from './modules/seo/routes.ts';
 import { supplierFromConfig } from './modules/supplier/from-config.ts';
 import type { Supplier } from './modules/supplier/supplier.ts';
@@ -70,6 +76,8 @@ declare module 'fastify' {
     alerts: OperatorAlerts;
     ledger: Ledger;
     sellers: SellersService;
+    sellerDelivery: SellerDelivery;
+    claims: ClaimsService;
   }
 }
 
@@ -112,7 +120,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const payments = paymentsFromConfig(config);
   const ledger = new Ledger(database, app.log);
   const sellers = new SellersService({ database, library, ledger, events });
-  const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission });
+  const mailContext = { publicUrl: config.publicUrl, supportEmail: config.mail.supportEmail };
+  const sellerDelivery = new SellerDelivery({
+    database,
+    sellers,
+    ledger,
+    library,
+    notifications,
+    mailer,
+    mailContext,
+    events,
+    log: app.log,
+    production: config.production,
+    timings: config.sellerDelivery,
+  });
+  const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission, sellerDelivery });
+  const sellerDeliveryJobs = new SellerDeliveryJobs(sellerDelivery, sellers, app.log);
+  const claims = new ClaimsService({ database, library, refunds: orders.refunds, sellerDelivery, notifications, accounts, mailer, mailContext, events, log: app.log });
+  const claimJobs = new ClaimJobs(claims, app.log);
   const users = new UsersService(database, config, orders);
   // One AI client (or none: the offline assistant and writer) for support and news.
   const ai = aiFromConfig(config);
@@ -137,6 +162,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('alerts', alerts);
   app.decorate('ledger', ledger);
   app.decorate('sellers', sellers);
+  app.decorate('sellerDelivery', sellerDelivery);
+  app.decorate('claims', claims);
 
   // Their lives: started once the app is ready, stopped with it.
   app.addHook('onReady', () => catalog.start());
@@ -155,6 +182,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onReady', () => orderJobs.start());
   app.addHook('onClose', () => orderJobs.stop());
   app.addHook('onReady', () => ledger.start(config.ledgerReleaseCron));
+  app.addHook('onReady', () => sellerDeliveryJobs.start());
+  app.addHook('onReady', () => claimJobs.start());
+  app.addHook('onClose', () => claimJobs.stop());
+  app.addHook('onClose', () => sellerDeliveryJobs.stop());
   app.addHook('onClose', () => ledger.stop());
   app.addHook('onReady', () => alerts.start());
   app.addHook('onClose', () => alerts.stop());
@@ -180,6 +211,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(notificationsRoutes, { notifications });
   await app.register(newsRoutes, { news });
   await app.register(sellerRoutes, { sellers, ledger, accounts });
+  await app.register(sellerDeliveryRoutes, { sellers, sellerDelivery, accounts });
+  await app.register(claimRoutes, { claims, sellers, users });
   // The back office (decision 023): composed from the modules that own the data.
   await app.register(adminAuditRoutes, { database });
   await app.register(adminOrderRoutes, { orders, users });

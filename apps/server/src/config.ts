@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SUPPORT_EMAIL } from '@keystore/contract/constants';
+import { DEFAULT_FAILOVER_MAX_EXTRA_PERCENT, PROVIDE_ATTEMPTS, PROVIDE_RETRY_MS, PROVIDE_TIMEOUT_MS, RESERVE_TIMEOUT_MS } from '@keystore/contract';
 import { emailProblem, normalizeEmail, passwordProblem } from '@keystore/contract/rules';
 import { commonPasswordProblem } from './platform/common-passwords.ts';
 
@@ -41,6 +42,12 @@ const environmentSchema = z.object({
   PAYOUT_MINIMUM: z.coerce.number().min(0).max(100_000).default(20),
   /** When held sales whose hold is over are released (croner, with seconds): every minute. */
   LEDGER_RELEASE_CRON: z.string().default('30 * * * * *'),
+  /** Declared-stock sellers (issue 24): the deadlines of their webhook's answers, and the provide's attempts. */
+  SELLER_RESERVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(RESERVE_TIMEOUT_MS),
+  SELLER_PROVIDE_TIMEOUT_MS: z.coerce.number().int().min(100).default(PROVIDE_TIMEOUT_MS),
+  SELLER_PROVIDE_RETRY_MS: z.coerce.number().int().min(0).default(PROVIDE_RETRY_MS),
+  /** The most the store adds of its own to move a paid line to a dearer offer when its seller fails, percent of what was paid. */
+  FAILOVER_MAX_EXTRA_PERCENT: z.coerce.number().min(0).max(100).default(DEFAULT_FAILOVER_MAX_EXTRA_PERCENT),
   PAYMENT_PROVIDER: z.enum(['test', 'stripe']).default('test'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
@@ -147,6 +154,13 @@ function shapeConfig(e: CheckedEnvironment) {
     rateLimitScale: e.RATE_LIMIT_SCALE,
     payoutMinimumCents: Math.round(e.PAYOUT_MINIMUM * 100),
     ledgerReleaseCron: e.LEDGER_RELEASE_CRON,
+    sellerDelivery: {
+      reserveTimeoutMs: e.SELLER_RESERVE_TIMEOUT_MS,
+      provideTimeoutMs: e.SELLER_PROVIDE_TIMEOUT_MS,
+      provideAttempts: PROVIDE_ATTEMPTS,
+      provideRetryMs: e.SELLER_PROVIDE_RETRY_MS,
+      failoverMaxExtraPercent: e.FAILOVER_MAX_EXTRA_PERCENT,
+    },
     purchaseConcurrency: e.PURCHASE_CONCURRENCY,
     analyticsScriptUrl: e.ANALYTICS_SCRIPT_URL,
     /** The built web app; the server serves it when the folder exists. */

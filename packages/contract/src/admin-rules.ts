@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = [
   'seller.update',
   'payout.run',
   'payout.paid',
+  'claim.decide',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -100,8 +100,11 @@ export type AdminOrderList = z.infer<typeof adminOrderListSchema>;
 export const orderEventSchema = z
   .object({
     at: z.string(),
-    /** `action`: an admin's action that moves no state (the receipt sent again, a delivery retried); `to` says which. */
-    kind: z.enum(['status', 'delivery', 'action']),
+    /**
+     * `action`: an admin's action that moves no state (the receipt sent again, a delivery retried); `to` says which.
+     * `seller`: a declared-stock seller's reservation moving, or a call to its endpoint (issue 24).
+     */
+    kind: z.enum(['status', 'delivery', 'action', 'seller']),
     from: z.string().nullable(),
     to: z.string(),
     /** `customer:<id>`, `admin:<id>`, `provider:<name>` or `system:<job>`. */
@@ -223,6 +226,8 @@ export const adminSettingsSchema = z
     /** The commission every seller pays unless the owner set one for it: a percent of the net price plus a fixed euro amount. */
     sellerCommissionPercent: z.number(),
     sellerCommissionFixed: z.number(),
+    /** Below this score a seller with 20 deliveries in 90 days leaves the store (issue 24). */
+    sellerScoreFloor: z.number().int(),
   })
   .meta({ id: 'AdminSettings' });
 export type AdminSettings = z.infer<typeof adminSettingsSchema>;

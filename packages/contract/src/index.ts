@@ -32,3 +32,5 @@ export * from './notifications.ts';
 export * from './news.ts';
 export * from './admin.ts';
 export * from './sellers.ts';
+export * from './seller-delivery.ts';
+export * from './claims.ts';

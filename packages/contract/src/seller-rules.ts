@@ -8,8 +8,13 @@ export const OFFER_STATUSES = ['active', 'paused'] as const;
 export type OfferStatus = (typeof OFFER_STATUSES)[number];
 export const SELLER_KEY_STATES = ['available', 'reserved', 'sold'] as const;
 export type SellerKeyState = (typeof SELLER_KEY_STATES)[number];
-export const LEDGER_KINDS = ['sale', 'commission', 'release', 'refund', 'payout'] as const;
+export const LEDGER_KINDS = ['sale', 'commission', 'release', 'refund', 'payout', 'fee', 'claim'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
+/** How an offer's keys reach the store: uploaded in advance, or handed over when sold through the seller's webhook (issue 24). */
+export const OFFER_DELIVERIES = ['uploaded', 'declared'] as const;
+export type OfferDelivery = (typeof OFFER_DELIVERIES)[number];
+/** The most keys a declared-stock offer may promise. */
+export const DECLARED_STOCK_MAX = 100_000;
 export const PAYOUT_STATUSES = ['pending', 'paid'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { MAX_SEARCH_LENGTH, ORDER_CURRENCY } from './constants.ts';
 import { idField, safeText } from './fields.ts';
+import { offerDeliveryFields, SCORE_FLOOR_MESSAGE as scoreFloorInvalid, sellerScoreSchema } from './seller-delivery.ts';
 import { validationMessages } from './messages.ts';
 import { emailProblem, normalizeEmail } from './rules.ts';
 import {
@@ -14,6 +15,7 @@ import {
   KEYS_PER_UPLOAD,
   LEDGER_KINDS,
   netPriceProblem,
+  OFFER_DELIVERIES,
   OFFER_STATUSES,
   PAYOUT_STATUSES,
   payoutReferenceProblem,
@@ -82,6 +84,8 @@ export const sellerSchema = z
     offers: z.number().int(),
     /** Available keys over every offer. */
     keysInStock: z.number().int(),
+    /** The score from outcomes over the last 90 days (issue 24). */
+    score: sellerScoreSchema,
     createdAt: z.string(),
   })
   .meta({ id: 'Seller' });
@@ -122,6 +126,12 @@ export const offerSchema = z
     stock: z.number().int(),
     status: z.enum(OFFER_STATUSES),
     sold: z.number().int(),
+    /** Uploaded keys, or keys handed over when sold through the seller's webhook (issue 24). */
+    delivery: z.enum(OFFER_DELIVERIES),
+    /** What a declared-stock offer still promises (0 for uploaded keys). */
+    declaredStock: z.number().int(),
+    /** Set while the circuit breaker keeps the offer out of the store after failures. */
+    hiddenUntil: z.string().nullable(),
   })
   .meta({ id: 'Offer' });
 export type Offer = z.infer<typeof offerSchema>;
@@ -136,6 +146,7 @@ export type OfferRequest = z.input<typeof offerRequestSchema>;
 export const offerPatchSchema = z.object({
   netPrice: netPrice.optional(),
   status: z.enum(OFFER_STATUSES, { error: m.offerStatusInvalid }).optional(),
+  ...offerDeliveryFields,
 });
 export type OfferPatch = z.input<typeof offerPatchSchema>;
 export const offerIdParamsSchema = z.object({ id: idField(m.offerNotFound) });
@@ -209,7 +220,7 @@ export const payoutPaidSchema = z.object({
 // --- A game's offers (the store) -----------------------------------------------------------------
 
 export const gameOfferSchema = z
-  .object({ offerId: z.string(), seller: z.object({ name: z.string() }), price: z.number(), stock: z.number().int() })
+  .object({ offerId: z.string(), seller: z.object({ name: z.string(), score: z.number().int() }), price: z.number(), stock: z.number().int() })
   .meta({ id: 'GameOffer' });
 export type GameOffer = z.infer<typeof gameOfferSchema>;
 export const gameOfferListSchema = z.array(gameOfferSchema);
@@ -246,6 +257,7 @@ export type AdminSellerPatch = z.input<typeof adminSellerPatchSchema>;
 export const sellerCommissionSettingsSchema = {
   sellerCommissionPercent: commissionPercent.optional(),
   sellerCommissionFixed: commissionFixed.optional(),
+  sellerScoreFloor: z.number({ error: scoreFloorInvalid }).int(scoreFloorInvalid).min(0, scoreFloorInvalid).max(100, scoreFloorInvalid).optional(),
 };
 
 export const ledgerBalanceSchema = z

@@ -7,12 +7,14 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as adminTables from '../modules/admin/schema.ts';
 import * as authTables from '../modules/auth/schema.ts';
 import * as catalogTables from '../modules/catalog/schema.ts';
+import * as claimsTables from '../modules/claims/schema.ts';
 import * as ledgerTables from '../modules/ledger/schema.ts';
 import * as libraryTables from '../modules/library/schema.ts';
 import * as newsTables from '../modules/news/schema.ts';
 import * as notificationsTables from '../modules/notifications/schema.ts';
 import * as ordersTables from '../modules/orders/schema.ts';
 import * as paymentsTables from '../modules/payments/schema.ts';
+import * as sellerDeliveryTables from '../modules/seller-delivery/schema.ts';
 import * as sellersTables from '../modules/sellers/schema.ts';
 import * as supportTables from '../modules/support/schema.ts';
 import * as usersTables from '../modules/users/schema.ts';
@@ -24,12 +26,14 @@ export const schema = {
   ...adminTables,
   ...authTables,
   ...catalogTables,
+  ...claimsTables,
   ...ledgerTables,
   ...libraryTables,
   ...newsTables,
   ...notificationsTables,
   ...ordersTables,
   ...paymentsTables,
+  ...sellerDeliveryTables,
   ...sellersTables,
   ...supportTables,
   ...usersTables,

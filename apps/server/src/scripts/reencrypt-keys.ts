@@ -11,6 +11,7 @@ const { KeyRing } = await import('../platform/key-ring.ts');
 const { KeyVault } = await import('../modules/library/key-vault.ts');
 const { reencryptKeys } = await import('../modules/library/reencrypt.ts');
 const { sealedSellerKeys } = await import('../modules/sellers/store.ts');
+const { sealedWebhookSecrets } = await import('../modules/seller-delivery/store.ts');
 
 const config = loadConfig();
 const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
@@ -19,7 +20,7 @@ try {
   const vault = await KeyVault.open(database.db, ring);
   const started = performance.now();
   // The library's keys, and the keys sellers uploaded, sealed the same way.
-  const done = await reencryptKeys(database.db, vault, { also: [sealedSellerKeys], onBatch: (keys) => console.log(`  ${keys} keys re-encrypted so far`) });
+  const done = await reencryptKeys(database.db, vault, { also: [sealedSellerKeys, sealedWebhookSecrets], onBatch: (keys) => console.log(`  ${keys} keys re-encrypted so far`) });
   console.log(
     `${done.keys} keys re-encrypted under key ${ring.currentId}${done.hashKeyRewrapped ? ', the serial-hash key re-wrapped' : ''}, ` +
       `in ${Math.round(performance.now() - started)} ms. Every key is now under KEY_ENCRYPTION_KEY: KEY_ENCRYPTION_KEY_PREVIOUS can be removed.`,

@@ -31,8 +31,8 @@ export const adminCatalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService
   { catalog, users, sellers, database },
 ) => {
   const settingsNow = async () => {
-    const [markupPercent, commission] = await Promise.all([catalog.markupPercent(), sellers.defaultCommission()]);
-    return { markupPercent, sellerCommissionPercent: commission.percent, sellerCommissionFixed: commission.fixedCents / 100 };
+    const [markupPercent, commission, sellerScoreFloor] = await Promise.all([catalog.markupPercent(), sellers.defaultCommission(), sellers.scoreFloor()]);
+    return { markupPercent, sellerCommissionPercent: commission.percent, sellerCommissionFixed: commission.fixedCents / 100, sellerScoreFloor };
   };
   app.get(
     '/api/admin/sync-runs',
@@ -132,8 +132,9 @@ export const adminCatalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService
     async (request) => {
       const actor = await actorOf(users, request);
       const before = await settingsNow();
-      const { markupPercent, sellerCommissionPercent, sellerCommissionFixed } = request.body;
+      const { markupPercent, sellerCommissionPercent, sellerCommissionFixed, sellerScoreFloor } = request.body;
       if (markupPercent !== undefined) await catalog.setMarkupPercent(markupPercent);
+      if (sellerScoreFloor !== undefined) await sellers.setScoreFloor(sellerScoreFloor);
       if (sellerCommissionPercent !== undefined || sellerCommissionFixed !== undefined) {
         await sellers.setDefaultCommission({
           percent: sellerCommissionPercent,

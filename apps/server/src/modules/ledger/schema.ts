@@ -34,7 +34,8 @@ export const ledgerEntries = pgTable(
     releases: text('releases'),
   },
   (table) => [
-    uniqueIndex('ledger_entries_line_kind_idx').on(table.lineId, table.kind).where(sql`${table.lineId} is not null`),
+    // A claim's refund (one key of a line) may happen more than once per line: each is posted once by its id.
+    uniqueIndex('ledger_entries_line_kind_idx').on(table.lineId, table.kind).where(sql`${table.lineId} is not null and ${table.kind} <> 'claim'`),
     uniqueIndex('ledger_entries_releases_idx').on(table.releases).where(sql`${table.releases} is not null`),
     uniqueIndex('ledger_entries_payout_kind_idx').on(table.payoutId, table.kind).where(sql`${table.payoutId} is not null`),
     index('ledger_entries_seller_at_idx').on(table.sellerId, table.at),

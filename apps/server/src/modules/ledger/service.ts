@@ -9,6 +9,8 @@
 //   refund      payments +price               commission −commission          seller held, then available −net
 //   payout      seller available −amount      payouts +amount
 //   transfer    payouts −amount               payments +amount                (the bank transfer done)
+//   fee         seller available −fee         commission +fee                 (a seller failed to hand over promised keys)
+//   claim       payments +price               commission −commission          seller held, then available −net (one key, after a claim)
 import { Cron } from 'croner';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -20,6 +22,7 @@ import {
   accounts,
   allBalances,
   balanceOf,
+  claimRefundsOfOrder,
   findPayout,
   insertPayout,
   listPayouts,
@@ -119,6 +122,40 @@ export class Ledger {
       { account: accounts.commission, amountCents: -sale.commissionCents },
       { account: accounts.held(sale.sellerId), amountCents: -fromHeld },
       { account: accounts.available(sale.sellerId), amountCents: -(net - fromHeld) },
+    ]);
+  }
+
+  /**
+   * One key of a delivered line refunded after a claim (issue 24): its price back to the buyer, its
+   * commission given up, and the seller's net taken from its held balance first, then its available one.
+   * Once per claim; a later refund of the whole line reverses only what is left of it (saleOfLine).
+   */
+  async postClaimRefund(tx: Db, refund: { claimId: string; orderId: string; lineId: string; sellerId: string; priceCents: number; commissionCents: number }): Promise<void> {
+    const net = refund.priceCents - refund.commissionCents;
+    const held = await balanceOf(tx, accounts.held(refund.sellerId));
+    const fromHeld = Math.min(Math.max(net, 0), Math.max(held, 0));
+    await postEntry(tx, { id: `claim-${refund.claimId}`, kind: 'claim', sellerId: refund.sellerId, orderId: refund.orderId, lineId: refund.lineId }, [
+      { account: accounts.payments, amountCents: refund.priceCents },
+      { account: accounts.commission, amountCents: -refund.commissionCents },
+      { account: accounts.held(refund.sellerId), amountCents: -fromHeld },
+      { account: accounts.available(refund.sellerId), amountCents: -(net - fromHeld) },
+    ]);
+  }
+
+  /** What claims refunded of an order's payment, or of some of its lines (cents): a later refund gives back only the rest. */
+  claimRefunds(db: Db, orderId: string, lineIds?: string[]): Promise<number> {
+    return claimRefundsOfOrder(db, orderId, lineIds);
+  }
+
+  /**
+   * A seller failed to hand over keys it had promised (issue 24): it pays the commission the sale would
+   * have earned, from its available balance (which may go below zero). Once per reservation.
+   */
+  async postFee(tx: Db, fee: { reservationId: string; sellerId: string; orderId: string; amountCents: number }): Promise<void> {
+    if (fee.amountCents <= 0) return;
+    await postEntry(tx, { id: `fee-${fee.reservationId}`, kind: 'fee', sellerId: fee.sellerId, orderId: fee.orderId }, [
+      { account: accounts.available(fee.sellerId), amountCents: -fee.amountCents },
+      { account: accounts.commission, amountCents: fee.amountCents },
     ]);
   }
 

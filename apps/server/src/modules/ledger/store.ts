@@ -15,6 +15,8 @@ export interface Posting {
 }
 
 export interface EntryHead {
+  /** An id of the caller's, when the entry must be posted once per something with no column of its own (a failure fee: per reservation). */
+  id?: string;
   kind: EntryKind;
   sellerId?: string | null;
   orderId?: string | null;
@@ -39,8 +41,7 @@ export const accounts = {
  * Writes an entry and its lines; answers its id, or undefined when an entry of this kind was already
  * posted for the same line, sale or payout (the unique indexes: each posting happens once).
  */
-export async function postEntry(tx: Db, head: EntryHead, lines: Posting[]): Promise<string | undefined> {
-  const id = newId(20);
+export async function postEntry(tx: Db, { id = newId(20), ...head }: EntryHead, lines: Posting[]): Promise<string | undefined> {
   const [written] = await tx
     .insert(ledgerEntries)
     .values({ id, ...head })
@@ -83,22 +84,40 @@ export function allBalances(db: Db): Promise<Array<{ account: string; balance: s
 }
 
 /** The posted sale and commission of an order line: what a refund reverses. */
+/**
+ * A line's sale as the ledger holds it: its price and commission, less what claims already refunded of
+ * it (one key at a time), and whether the line was refunded.
+ */
 export async function saleOfLine(tx: Db, lineId: string): Promise<{ sellerId: string; priceCents: number; commissionCents: number; refunded: boolean } | undefined> {
-  const rows = await queryRows<{ kind: EntryKind; seller_id: string; amount: string }>(
+  const rows = await queryRows<{ kind: EntryKind; seller_id: string; amount: string; payments: string; commission: string }>(
     tx,
-    sql`select e.kind, e.seller_id, coalesce(sum(l.amount_cents) filter (where l.account like 'seller:%'), 0)::text as amount
+    sql`select e.kind, e.seller_id, coalesce(sum(l.amount_cents) filter (where l.account like 'seller:%'), 0)::text as amount,
+          coalesce(sum(l.amount_cents) filter (where l.account = 'payments'), 0)::text as payments,
+          coalesce(sum(l.amount_cents) filter (where l.account = 'commission'), 0)::text as commission
         from ledger_entries e left join ledger_lines l on l.entry_id = e.id
         where e.line_id = ${lineId} group by e.id, e.kind, e.seller_id`,
   );
   const sale = rows.find((row) => row.kind === 'sale');
   if (!sale) return undefined;
   const commission = rows.find((row) => row.kind === 'commission');
+  const claims = rows.filter((row) => row.kind === 'claim');
   return {
     sellerId: sale.seller_id,
-    priceCents: Number(sale.amount),
-    commissionCents: commission ? -Number(commission.amount) : 0,
+    priceCents: Number(sale.amount) - claims.reduce((sum, row) => sum + Number(row.payments), 0),
+    commissionCents: (commission ? -Number(commission.amount) : 0) + claims.reduce((sum, row) => sum + Number(row.commission), 0),
     refunded: rows.some((row) => row.kind === 'refund'),
   };
+}
+
+/** What claims refunded of an order's payment, in cents. */
+export async function claimRefundsOfOrder(db: Db, orderId: string, lineIds?: string[]): Promise<number> {
+  if (lineIds?.length === 0) return 0;
+  const [row] = await queryRows<{ total: string }>(
+    db,
+    sql`select coalesce(sum(l.amount_cents), 0)::text as total from ledger_entries e join ledger_lines l on l.entry_id = e.id
+        where e.order_id = ${orderId} and e.kind = 'claim' and l.account = 'payments' ${lineIds ? sql`and e.line_id in ${inList(lineIds)}` : sql``}`,
+  );
+  return Number(row?.total ?? 0);
 }
 
 /** Sales whose hold is over and which are neither released nor refunded, oldest first. */

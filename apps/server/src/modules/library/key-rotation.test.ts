@@ -10,12 +10,14 @@ import { buildTestApp, freshDatabase, type TestApp } from '../../test/helper.ts'
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 import { KeyVault } from './key-vault.ts';
 import { reencryptKeys } from './reencrypt.ts';
+import { sealedWebhookSecrets } from '../seller-delivery/ports.ts';
 import { sealedSellerKeys } from '../sellers/ports.ts';
 
 const OLD = 'a1'.repeat(32);
 const SELLER_SERIAL = 'SELLER-ROTATE-0001';
 let sellerGame: string;
 let sellerOffer: string;
+let webhookSecret: string;
 const NEW = 'b2'.repeat(32);
 
 interface KeyRow {
@@ -57,6 +59,9 @@ beforeAll(async () => {
   const offer = await before.app.inject({ method: 'POST', url: '/api/seller/offers', headers: seller.headers, payload: { gameId: sellerGame, netPrice: 1 } });
   sellerOffer = offer.json<{ offer: { _id: string } }>().offer._id;
   const uploaded = await before.app.inject({ method: 'POST', url: `/api/seller/offers/${sellerOffer}/keys`, headers: seller.headers, payload: { keys: [SELLER_SERIAL] } });
+  // Its webhook's signing secret is sealed under the old key as well (issue 24).
+  const hook = await before.app.inject({ method: 'PUT', url: '/api/seller/webhook', headers: seller.headers, payload: { url: 'http://127.0.0.1:9/hook' } });
+  webhookSecret = hook.json<{ secret: string }>().secret;
   expect(uploaded.json()).toEqual({ added: 1, duplicates: 0, invalid: 0 });
 });
 
@@ -110,14 +115,17 @@ describe('a new KEY_ENCRYPTION_KEY', () => {
 
   it('keys:reencrypt moves every key under the new key, leaves the hashes alone, and a second run changes nothing', async () => {
     const vault = await KeyVault.open(database.db, new KeyRing(NEW, [OLD]));
-    expect(await reencryptKeys(database.db, vault, { batchSize: 1, also: [sealedSellerKeys] })).toEqual({ keys: 3, hashKeyRewrapped: true });
+    expect(await reencryptKeys(database.db, vault, { batchSize: 1, also: [sealedSellerKeys, sealedWebhookSecrets] })).toEqual({ keys: 4, hashKeyRewrapped: true });
     const newId = new KeyRing(NEW).currentId;
     const rows = await keyRows();
     expect(rows.every((row) => row.serial_encrypted.startsWith(`v2.${newId}.`))).toBe(true);
     const sellerRows = await queryRows<{ serial_encrypted: string }>(database.db, sql`select serial_encrypted from seller_keys`);
     expect(sellerRows.map((row) => row.serial_encrypted.startsWith(`v2.${newId}.`))).toEqual([true]);
     for (const [id, hash] of hashes) expect(rows.find((row) => row.id === id)!.serial_hash).toBe(hash);
-    expect(await reencryptKeys(database.db, vault, { also: [sealedSellerKeys] })).toEqual({ keys: 0, hashKeyRewrapped: false });
+    expect(await reencryptKeys(database.db, vault, { also: [sealedSellerKeys, sealedWebhookSecrets] })).toEqual({ keys: 0, hashKeyRewrapped: false });
+    const [hook] = await queryRows<{ id: string; webhook_secret_sealed: string }>(database.db, sql`select id, webhook_secret_sealed from sellers where webhook_secret_sealed is not null`);
+    expect(hook!.webhook_secret_sealed.startsWith(`v2.${newId}.`)).toBe(true);
+    expect(new KeyRing(NEW).decrypt(hook!.webhook_secret_sealed, `seller-webhook:${hook!.id}`).toString('utf8')).toBe(webhookSecret);
 
     // The old key can go now: an instance with the new key alone starts and reveals every key.
     const rotated = await buildTestApp({ database, env: { KEY_ENCRYPTION_KEY: NEW } });

@@ -6,6 +6,9 @@ import type { KeyRing } from '../../platform/key-ring.ts';
 import type { CatalogService } from '../catalog/ports.ts';
 import { KeyVault } from './key-vault.ts';
 import {
+  claimableKey,
+  swapSerial,
+  voidKey,
   insertKeys,
   keysPerLine,
   liveKeyCount,
@@ -129,6 +132,24 @@ export class LibraryService {
   /** A serial encrypted as the library stores it, bound to `rowId` (a seller's uploaded key, its row). */
   seal(serial: string, rowId: string): string {
     return this.vault.encrypt(serial, rowId);
+  }
+
+  /** A customer's key as a claim reads it (issue 24), or undefined for a key that is not theirs. */
+  claimableKey(db: Db, keyId: string, userId: string) {
+    return claimableKey(db, keyId, userId);
+  }
+
+  /** Voids one key whose price a claim gave back. */
+  voidKey(db: Db, keyId: string, reason: string): Promise<boolean> {
+    return voidKey(db, keyId, reason);
+  }
+
+  /**
+   * A claim's replacement: `serial` becomes the key's (the purchase keeps its id), sealed for its row;
+   * answers the serial it replaced as it was sealed, or undefined when the key is no longer live.
+   */
+  replaceSerial(db: Db, keyId: string, serial: string): Promise<string | undefined> {
+    return swapSerial(db, keyId, this.vault.encrypt(serial, keyId), this.vault.serialHash(serial));
   }
 
   /** A serial sealed by `seal` for `rowId`. */

@@ -160,3 +160,35 @@ export async function replaceEncryptedSerial(db: Db, id: string, previous: strin
     .returning({ id: productKeys.id });
   return replaced.length > 0;
 }
+
+/** A key as a claim reads it: its owner, line, game, delivery, whether it is live and was ever revealed. */
+export async function claimableKey(db: Db, keyId: string, userId: string) {
+  const [row] = await db
+    .select({
+      id: productKeys.id,
+      orderId: productKeys.orderId,
+      lineId: productKeys.lineId,
+      gameId: productKeys.gameId,
+      deliveredAt: productKeys.deliveredAt,
+      voidedAt: productKeys.voidedAt,
+      serialEncrypted: productKeys.serialEncrypted,
+      revealed: sql<boolean>`exists (select 1 from key_reveals r where r.key_id = product_keys.id)`,
+    })
+    .from(productKeys)
+    .where(and(eq(productKeys.id, keyId), eq(productKeys.userId, userId)));
+  return row;
+}
+
+/** Voids one live key (a claim refunded it); answers whether it was live. */
+export async function voidKey(db: Db, keyId: string, reason: string): Promise<boolean> {
+  const voided = await db.update(productKeys).set({ voidedAt: new Date(), voidReason: reason }).where(and(eq(productKeys.id, keyId), isNull(productKeys.voidedAt))).returning({ id: productKeys.id });
+  return voided.length > 0;
+}
+
+/** Puts another serial in a live key's place; answers the sealed serial it replaced, or undefined when the key is not live. */
+export async function swapSerial(db: Db, keyId: string, serialEncrypted: string, serialHash: string): Promise<string | undefined> {
+  const [before] = await db.select({ serialEncrypted: productKeys.serialEncrypted }).from(productKeys).where(and(eq(productKeys.id, keyId), isNull(productKeys.voidedAt))).for('update');
+  if (!before) return undefined;
+  await db.update(productKeys).set({ serialEncrypted, serialHash, deliveredAt: new Date() }).where(eq(productKeys.id, keyId));
+  return before.serialEncrypted;
+}

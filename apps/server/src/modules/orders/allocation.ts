@@ -19,10 +19,13 @@ import type { Ledger } from '../ledger/ports.ts';
 import { sellLineKeys } from '../sellers/ports.ts';
 import { deliveryDelayedMail, receiptMail, type Recipient } from '../../platform/mail/order-mails.ts';
 import type { OrderRefunds } from './refunds.ts';
+import { deliverLineReservations, failedOffersOfLine, openReservationsOfLines, type SellerDelivery } from '../seller-delivery/ports.ts';
+import { rerouteLine } from './reservation.ts';
 import {
   claimDelayNotice,
   claimForAllocation,
   commitWithoutWaitingForDisk,
+  linesOf,
   lockOrderForDelivery,
   longUndelivered,
   markDelivered,
@@ -37,6 +40,8 @@ import {
 /** Retry delays after the n-th failed run, in minutes, doubling up to an hour. */
 const retryDelayMinutes = (attempts: number) => Math.min(2 ** Math.max(0, attempts - 1), 60);
 const RETRY_BATCH = 50;
+/** Times a line may move to the next offer in one run, its sellers failing one after the other. */
+const MAX_FAILOVERS = 5;
 /** Deliveries one retry run works on at once. */
 const RETRY_CONCURRENCY = 8;
 
@@ -57,6 +62,10 @@ export interface AllocatorDeps {
   events: StoreEventBus;
   /** Gives back the money of lines the store cannot buy without a loss, and of orders undelivered for a day. */
   refunds: OrderRefunds;
+  /** Declared-stock sellers, asked for their keys after payment (issue 24). */
+  sellerDelivery?: SellerDelivery | undefined;
+  /** The most the store adds of its own to move a paid line to a dearer offer, percent (FAILOVER_MAX_EXTRA_PERCENT). */
+  failoverMaxExtraPercent: number;
   /**
    * The purchase path's bound on database work: a delivery's database steps take a turn (never shed,
    * ahead of new orders); the supplier's seconds in between hold none.
@@ -159,6 +168,10 @@ export class KeyAllocator {
     const { order } = claimed;
     let { lines } = claimed;
     const recipient: Recipient | undefined = claimed.buyer;
+    // Declared-stock sellers hand over their keys first; a line whose seller fails moves to the next offer, or is refunded.
+    const provided = await this.provideDeclared(order, lines);
+    if (provided === 'refunded') return 'refunded';
+    lines = provided;
 
     // The house's lines are bought from the supplier; a seller's keys were reserved when the order was placed.
     const sellerLines = lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID);
@@ -225,6 +238,7 @@ export class KeyAllocator {
         // Refunded while the supplier was asked: the keys just written are rolled back, never handed out.
         if (!(await markDelivered(tx, order.id, supplierOrderId))) throw new OrderGone();
         await settleDeliveredStock(tx, lines);
+        await deliverLineReservations(tx, sellerLines.map((line) => line.id));
         await this.postSales(tx, order, lines, prices);
         // The receipt and the notification are committed with the keys (an outbox), never after them from memory.
         if (recipient) await mailer.enqueue(tx, receiptMail(this.deps.mailContext, recipient, order, lines, { demo: keys.some((key) => key.demo) }));
@@ -243,6 +257,75 @@ export class KeyAllocator {
     }
     mailer.flush();
     return 'delivered';
+  }
+
+  /**
+   * Has each declared-stock seller of the order hand over its keys (issue 24), all at once. A seller
+   * that fails (after its attempts, or at once for a wrong count or a known key) loses the line: its
+   * reservation fails (a cancel goes out, a fee is posted, its breaker counts), and the line moves to the
+   * next offer with the stock, at what the buyer paid plus at most FAILOVER_MAX_EXTRA_PERCENT of the
+   * store's own; with none, only that line is refunded, with a mail. Never the whole order for one seller.
+   * Answers the order's lines still to deliver, or 'refunded' when nothing is left of it.
+   */
+  private async provideDeclared(order: OrderRow, lines: OrderLineRow[]): Promise<OrderLineRow[] | 'refunded'> {
+    const { sellerDelivery, database, log } = this.deps;
+    if (!sellerDelivery || lines.every((line) => line.sellerId === HOUSE_SELLER_ID)) return lines;
+    let current = lines;
+    for (let round = 0; round < MAX_FAILOVERS; round += 1) {
+      const open = await this.withTurn(() => openReservationsOfLines(database.db, current.map((line) => line.id)));
+      const waiting = open.filter((reservation) => reservation.state !== 'provided');
+      // A line still on the offer whose reservation failed: the run that failed it died before moving it on
+      // (the failure and the move are two transactions). Left so, it would wait for keys nobody sends.
+      const stranded = await this.strandedLines(current, open);
+      if (waiting.length === 0 && stranded.length === 0) return current;
+      const outcomes = await Promise.all(waiting.map(async (reservation) => ({ reservation, outcome: await sellerDelivery.provide(reservation.id) })));
+      for (const { reservation, outcome } of outcomes) {
+        if (outcome.ok || outcome.gone) continue;
+        const line = current.find((candidate) => candidate.id === reservation.lineId)!;
+        log.warn({ orderId: order.id, lineId: line.id, offerId: reservation.offerId, reason: outcome.reason }, 'a seller failed to hand over keys; failing over');
+        if (!(await sellerDelivery.failed(reservation, outcome.reason, (line.commissionCents ?? 0) * line.quantity))) continue;
+        if ((await this.moveOrRefund(order, line)) === 'refunded') return 'refunded';
+      }
+      for (const line of stranded) {
+        log.warn({ orderId: order.id, lineId: line.id, offerId: line.offerId }, 'a line was left on the offer that failed it; failing over');
+        if ((await this.moveOrRefund(order, line)) === 'refunded') return 'refunded';
+      }
+      current = (await this.withTurn(() => linesOf(database.db, [order.id]))).filter((line) => !line.refundedAt);
+      if (current.length === 0) return 'refunded';
+    }
+    return current;
+  }
+
+  /** Seller lines with no open reservation whose own offer failed them (a reservation of theirs for it is failed). */
+  private async strandedLines(lines: OrderLineRow[], open: Array<{ lineId: string }>): Promise<OrderLineRow[]> {
+    const unreserved = lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID && !open.some((reservation) => reservation.lineId === line.id));
+    if (unreserved.length === 0) return [];
+    return this.withTurn(async () => {
+      const stranded: OrderLineRow[] = [];
+      for (const line of unreserved) if ((await failedOffersOfLine(this.deps.database.db, line.id)).has(line.offerId)) stranded.push(line);
+      return stranded;
+    });
+  }
+
+  /**
+   * Moves a line whose seller failed to the next offer, at what the buyer paid plus at most
+   * FAILOVER_MAX_EXTRA_PERCENT of the store's own, or refunds that line alone. Answers 'refunded' when
+   * nothing is left of the order.
+   */
+  private async moveOrRefund(order: OrderRow, line: OrderLineRow): Promise<'moved' | 'open' | 'refunded'> {
+    const { database, refunds, log } = this.deps;
+    const maxUnitCents = Math.floor((line.unitPriceCents * (100 + this.deps.failoverMaxExtraPercent)) / 100);
+    const moved = await this.withTurn(() =>
+      database.db.transaction(async (tx) => {
+        const fresh = (await linesOf(tx, [order.id])).find((candidate) => candidate.id === line.id)!;
+        return rerouteLine(tx, fresh, maxUnitCents, await failedOffersOfLine(tx, line.id));
+      }),
+    );
+    if (moved.moved) {
+      log.info({ orderId: order.id, lineId: line.id, to: moved.offer.offerId }, 'line moved to the next offer');
+      return 'moved';
+    }
+    return refunds.refundLines(order, [line], `The seller of ${line.title} could not hand over your key${line.quantity === 1 ? '' : 's'}, and no other offer could replace ${line.quantity === 1 ? 'it' : 'them'} at the price you paid, so your money for ${line.quantity === 1 ? 'it' : 'them'} goes back in full. The rest of your order is not affected.`);
   }
 
   /**

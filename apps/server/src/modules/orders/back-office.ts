@@ -28,6 +28,7 @@ import type { KeyAllocator } from './allocation.ts';
 import { adminOrderBatches, adminOrderPage, type AdminOrderDbRow, type OrderFilter } from './admin-store.ts';
 import type { PaymentStates } from './payment-states.ts';
 import type { AdminAction } from './refunds.ts';
+import type { SellerDelivery } from '../seller-delivery/ports.ts';
 import { eventsOfOrder, findOrder, linesOf, lockOrder, updateOrder, type OrderRow } from './store.ts';
 import { toOrder } from './views.ts';
 
@@ -47,6 +48,8 @@ export interface OrderBackOfficeDeps {
   mailContext: MailContext;
   payments: PaymentStates;
   allocator: KeyAllocator;
+  /** Declared-stock sellers' reservations, shown in the timeline (issue 24). */
+  sellerDelivery?: SellerDelivery | undefined;
 }
 
 export class OrderBackOffice {
@@ -88,13 +91,14 @@ export class OrderBackOffice {
   async detail(orderId: string): Promise<AdminOrder> {
     const row = await findOrder(this.db, orderId);
     if (!row) throw new NotFound(adminMessages.orderNotFound);
-    const [lines, keys, events, actions, buyer, keysPerLine] = await Promise.all([
+    const [lines, keys, events, actions, buyer, keysPerLine, reservations] = await Promise.all([
       linesOf(this.db, [orderId]),
       this.deps.library.keysOfOrder(orderId),
       eventsOfOrder(this.db, orderId),
       auditOfTarget(this.db, { type: 'order', id: orderId }, ['order.resend', 'order.retry-delivery']),
       row.userId ? this.deps.accounts.findById(row.userId) : undefined,
       this.deps.library.liveKeysPerLine([orderId]),
+      this.deps.sellerDelivery?.timeline(orderId) ?? [],
     ]);
     const titles = new Map(lines.map((line) => [line.id, line.title]));
     const timeline: OrderEvent[] = [
@@ -107,6 +111,25 @@ export class OrderBackOffice {
         actor: `admin:${action.actorId}`,
         reason: action.reason,
       })),
+      // Each reservation of a declared-stock seller, its moves and every call to its endpoint: "where is my key?" on one screen.
+      ...reservations.flatMap((reservation) => [
+        ...reservation.moves.map((move) => ({
+          at: new Date(move.at),
+          kind: 'seller' as const,
+          from: move.from,
+          to: `${reservation.seller} · ${reservation.title} × ${reservation.quantity}: ${move.to}`,
+          actor: `seller:${reservation.seller}`,
+          reason: move.reason,
+        })),
+        ...reservation.attempts.map((attempt) => ({
+          at: new Date(attempt.at),
+          kind: 'seller' as const,
+          from: null,
+          to: `${reservation.seller}: ${attempt.type} → ${attempt.status ?? 'no answer'} in ${attempt.durationMs} ms`,
+          actor: `seller:${reservation.seller}`,
+          reason: attempt.error,
+        })),
+      ]),
     ]
       .sort((a, b) => a.at.getTime() - b.at.getTime())
       .map((event) => ({ ...event, at: event.at.toISOString() }));

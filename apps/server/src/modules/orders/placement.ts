@@ -4,6 +4,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  centsToEuro,
+  HOUSE_SELLER_ID,
   MAX_UNPAID_KEYS,
   MAX_UNPAID_KEYS_PER_ADDRESS,
   MAX_UNPAID_ORDERS,
@@ -12,6 +14,7 @@ import {
   ORDER_LINE_MAX_QUANTITY,
   ORDER_TTL_MINUTES,
   orderMessages,
+  sellerMessages,
   type CreateOrderAnswer,
   type CreateOrderRequest,
   type PaymentProviderName,
@@ -34,7 +37,11 @@ import {
   type OrderLineRow,
   type OrderRow,
 } from './store.ts';
-import { reserveFromOffers, titleOfGame, type OrderRequestLine } from './reservation.ts';
+import { rerouteLine, reserveFromOffers, titleOfGame, type OrderRequestLine } from './reservation.ts';
+import { failedOffersOfLine, type SellerDelivery } from '../seller-delivery/ports.ts';
+
+/** Rounds of asking sellers to confirm, each moving the refused lines to the next offer. */
+const MAX_CONFIRM_ROUNDS = 4;
 import { lineImage, toOrder } from './views.ts';
 
 
@@ -57,6 +64,8 @@ export interface OrderPlacementDeps {
   payments: PaymentStates;
   log: FastifyBaseLogger;
   events: StoreEventBus;
+  /** Declared-stock sellers confirm their reservations before the payment page (issue 24). */
+  sellerDelivery?: SellerDelivery | undefined;
 }
 
 export class OrderPlacement {
@@ -96,7 +105,8 @@ export class OrderPlacement {
       if (!winner) throw error;
       return this.answerAgain(winner, attempt);
     }
-    const { row, lines } = placed;
+    const { row } = placed;
+    const lines = await this.confirmSellers(row, placed.lines);
     let paymentUrl: string;
     try {
       paymentUrl = await this.openCheckout(provider, row, lines, userId);
@@ -149,6 +159,39 @@ export class OrderPlacement {
       await insertOrder(tx, row, lines);
       return { row, lines, stock };
     });
+  }
+
+  /**
+   * Has every declared-stock seller of the order confirm its reservation before the payment page is
+   * shown (issue 24). A seller that refuses or stays silent loses the line to the next offer at no more
+   * than the price the buyer was shown; when none is left at that price, the order is cancelled and the
+   * answer is the 409 with the new price (or the stock conflict), as when the cart's prices are out of date.
+   */
+  private async confirmSellers(row: OrderRow, lines: OrderLineRow[]): Promise<OrderLineRow[]> {
+    const delivery = this.deps.sellerDelivery;
+    if (!delivery || lines.every((line) => line.sellerId === HOUSE_SELLER_ID)) return lines;
+    for (let round = 0; round < MAX_CONFIRM_ROUNDS; round += 1) {
+      const refused = await delivery.confirm(row.id);
+      if (refused.length === 0) return linesOfOrder(this.db, row.id);
+      const dearer: Array<{ gameId: string; price: number }> = [];
+      let gone: OrderLineRow | undefined;
+      await this.db.transaction(async (tx) => {
+        const current = await linesOfOrder(tx, row.id);
+        for (const reservation of refused) {
+          const line = current.find((candidate) => candidate.id === reservation.lineId)!;
+          const moved = await rerouteLine(tx, line, line.unitPriceCents, await failedOffersOfLine(tx, line.id));
+          if (moved.moved) continue;
+          if (moved.cheapestCents === undefined) gone = line;
+          else dearer.push({ gameId: line.gameId, price: centsToEuro(moved.cheapestCents) });
+        }
+      });
+      if (gone || dearer.length > 0) {
+        await this.deps.payments.closeUnpaid(row.id, 'Cancelled', 'a seller could not hold the keys', 'system:placement');
+        if (gone) throw new Conflict(orderMessages.outOfStock(gone.title, 0));
+        throw new HttpError(409, sellerMessages.priceChanged, {}, { prices: dearer });
+      }
+    }
+    return linesOfOrder(this.db, row.id);
   }
 
   /**

@@ -4,3 +4,4 @@ export { OrderNotPayable } from './payment-states.ts';
 export type { OrderBackOffice } from './back-office.ts';
 export type { OrderFigures } from './admin-store.ts';
 export type { AdminAction } from './refunds.ts';
+export type { OrderRefunds } from './refunds.ts';

@@ -71,7 +71,8 @@ export class OrderRefunds {
     const order = await this.refundableOrder(orderId, by);
     if (order.status === 'Refunded') return order;
     const lines = await linesOf(this.db, [orderId]);
-    const left = order.amountCents - lines.filter((line) => line.refundedAt).reduce((sum, line) => sum + lineCents(line), 0);
+    // Keys refunded one by one after claims (issue 24) are not refunded again.
+    const left = order.amountCents - lines.filter((line) => line.refundedAt).reduce((sum, line) => sum + lineCents(line), 0) - (await this.deps.ledger.claimRefunds(this.db, orderId));
     const provider = this.providers.get(order.provider);
     if (!provider) throw new Conflict(orderMessages.refundProviderMissing);
     await provider.refund({ id: order.id, amountCents: left, currency: order.currency, providerRef: order.providerRef });
@@ -151,7 +152,7 @@ export class OrderRefunds {
       const row = await this.refundOrder(order.id, { store: 'delivery', reason });
       return row.status === 'Refunded' ? 'refunded' : 'open';
     }
-    const cents = lines.reduce((sum, line) => sum + lineCents(line), 0);
+    const cents = lines.reduce((sum, line) => sum + lineCents(line), 0) - (await this.deps.ledger.claimRefunds(this.db, order.id, lines.map((line) => line.id)));
     // One part per set of lines: asked again after a crash, the same part goes back once.
     const part = `lines-${[...refunding].sort().join('-')}`.slice(0, 200);
     await this.provider(order.provider).refund({ id: order.id, amountCents: cents, part, currency: order.currency, providerRef: order.providerRef });
@@ -169,6 +170,29 @@ export class OrderRefunds {
     this.deps.log.warn({ orderId: order.id, lines: [...refunding], amountCents: cents, reason }, 'order lines refunded');
     this.deps.mailer.flush();
     return 'open';
+  }
+
+  /**
+   * Gives back one key's price after a claim (issue 24): the provider first (keyed by the claim, so a
+   * repeat returns it once), then in one transaction the ledger's claim entry (from the key's seller),
+   * the key voided, the caller's own writes (`also`: the claim's state), and the buyer's mail. Answers the cents.
+   */
+  async refundClaimedKey(claim: { id: string; orderId: string; lineId: string; keyId: string }, reason: string, also: (tx: Db) => Promise<void>): Promise<number> {
+    const order = await findOrder(this.db, claim.orderId);
+    const line = order && (await linesOf(this.db, [order.id])).find((candidate) => candidate.id === claim.lineId);
+    if (!order || !line) throw new NotFound(orderMessages.orderNotFound);
+    const cents = line.unitPriceCents;
+    await this.provider(order.provider).refund({ id: order.id, amountCents: cents, part: `claim-${claim.id}`, currency: order.currency, providerRef: order.providerRef });
+    // The commission of one key: a seller's was fixed at placement; the house's is its margin over the supplier's price.
+    const commissionCents = line.commissionCents ?? line.unitPriceCents - line.supplierPriceCents;
+    await this.db.transaction(async (tx) => {
+      await this.deps.ledger.postClaimRefund(tx, { claimId: claim.id, orderId: order.id, lineId: line.id, sellerId: line.sellerId, priceCents: cents, commissionCents });
+      await this.deps.library.voidKey(tx, claim.keyId, `refunded after claim ${claim.id}`);
+      await also(tx);
+      await this.mailBuyer(tx, order, [{ ...line, quantity: 1 }], cents, reason, false);
+    });
+    this.deps.mailer.flush();
+    return cents;
   }
 
   private async refundableOrder(orderId: string, by: RefundBy): Promise<OrderRow> {

@@ -10,7 +10,9 @@ import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
 import type { GameStock } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
 import { games } from '../catalog/schema.ts';
-import { gameOfHouseOffer, houseOfferId, marketOffers, refreshMarket, reserveKeys, SHOWN_PRICE, SHOWN_STOCK, type MarketOffer } from '../sellers/ports.ts';
+import { bestOfferFirst, gameOfHouseOffer, houseMarketOffer, houseOfferId, marketOffers, refreshMarket, reserveKeys, SHOWN_PRICE, SHOWN_STOCK, type MarketOffer } from '../sellers/ports.ts';
+import { reserveDeclared } from '../seller-delivery/ports.ts';
+import { orderLines } from './schema.ts';
 import type { OrderLineRow } from './store.ts';
 
 /** A line of a request: a game, how many, and the offer and price the cart showed, when it knew them. */
@@ -73,27 +75,17 @@ export async function reserveFromOffers(tx: Db, orderId: string, requests: Order
       .for('no key update');
     // A game the owner hid is not in the store: not found, like one that never was.
     if (!game || game.hidden) throw new NotFound(catalogMessages.gameNotFound);
-    const house: MarketOffer | undefined =
-      game.active && game.stock > 0
-        ? { offerId: houseOfferId(game.id), sellerId: HOUSE_SELLER_ID, sellerName: HOUSE_SELLER_NAME, priceCents: game.priceCents, netPriceCents: game.supplierPriceCents, stock: game.stock, createdAt: game.createdAt.getTime() }
-        : undefined;
+    const house: MarketOffer | undefined = game.active && game.stock > 0 ? houseMarketOffer(game) : undefined;
     const offers = [...(house ? [house] : []), ...(game.marketStock > 0 ? await marketOffers(tx, game.id) : [])]
       .filter((offer) => request.offerId === undefined || offer.offerId === request.offerId)
-      .sort((a, b) => a.priceCents - b.priceCents || a.createdAt - b.createdAt);
+      .sort(bestOfferFirst);
     let remaining = request.quantity;
     let highest = 0;
     for (const offer of offers) {
       if (remaining === 0) break;
       const lineId = newId();
       const take = Math.min(remaining, offer.stock);
-      let got: number;
-      if (offer.sellerId === HOUSE_SELLER_ID) {
-        // The row is locked: the stock read above is still what can be reserved.
-        await tx.update(games).set({ reserved: sql`${games.reserved} + ${take}` }).where(and(eq(games.id, game.id), sql`${games.stock} >= ${take}`));
-        got = take;
-      } else {
-        got = await reserveKeys(tx, offer.offerId, orderId, lineId, take);
-      }
+      const got = await reserveOffer(tx, offer, game.id, orderId, lineId, take);
       if (got === 0) continue;
       remaining -= got;
       highest = Math.max(highest, offer.priceCents);
@@ -164,6 +156,56 @@ function lineOf(
 }
 
 /**
+ * Reserves `quantity` keys of one offer for a line (the game's row is locked by the caller): the house's
+ * on the games row, an uploaded offer's keys, or a declared offer's promised stock with a reservation
+ * its seller is asked to confirm (issue 24). Answers how many were reserved.
+ */
+async function reserveOffer(tx: Db, offer: MarketOffer, gameId: string, orderId: string, lineId: string, quantity: number): Promise<number> {
+  if (offer.delivery === 'supplier') {
+    const taken = await tx.update(games).set({ reserved: sql`${games.reserved} + ${quantity}` }).where(and(eq(games.id, gameId), sql`${games.stock} >= ${quantity}`)).returning({ id: games.id });
+    return taken.length > 0 ? quantity : 0;
+  }
+  if (offer.delivery === 'declared') return (await reserveDeclared(tx, offer.offerId, orderId, lineId, quantity)) ? quantity : 0;
+  return reserveKeys(tx, offer.offerId, orderId, lineId, quantity);
+}
+
+/** Where a failed line went: to another offer, nowhere at that price (the cheapest now), or nowhere at all. */
+export type Reroute = { moved: true; offer: MarketOffer } | { moved: false; cheapestCents: number | undefined };
+
+/**
+ * Moves a line whose seller failed to the next offer of its game that can take the whole quantity at
+ * no more than `maxUnitCents` a key, skipping `exclude` (the offers that failed it): best first, the
+ * house counted. The buyer's price stays; the line's seller, net and commission become the new offer's
+ * (a commission below zero is what the store adds of its own). In the caller's transaction.
+ */
+export async function rerouteLine(tx: Db, line: OrderLineRow, maxUnitCents: number, exclude: Set<string>): Promise<Reroute> {
+  const [game] = await tx
+    .select({ id: games.id, priceCents: games.priceCents, supplierPriceCents: games.supplierPriceCents, stock: games.stock, active: games.active, hidden: games.hidden, createdAt: games.createdAt })
+    .from(games)
+    .where(eq(games.id, line.gameId))
+    .for('no key update');
+  if (!game) return { moved: false, cheapestCents: undefined };
+  const house: MarketOffer[] = game.active && !game.hidden && game.stock > 0 ? [houseMarketOffer(game)] : [];
+  const candidates = [...house, ...(await marketOffers(tx, game.id))].filter((offer) => !exclude.has(offer.offerId) && offer.offerId !== line.offerId && offer.stock >= line.quantity).sort(bestOfferFirst);
+  for (const offer of candidates.filter((candidate) => candidate.priceCents <= maxUnitCents)) {
+    if ((await reserveOffer(tx, offer, game.id, line.orderId, line.id, line.quantity)) < line.quantity) continue;
+    await tx
+      .update(orderLines)
+      .set({
+        offerId: offer.offerId,
+        sellerId: offer.sellerId,
+        sellerName: offer.sellerName,
+        supplierPriceCents: offer.netPriceCents,
+        commissionCents: offer.sellerId === HOUSE_SELLER_ID ? null : line.unitPriceCents - offer.netPriceCents,
+      })
+      .where(eq(orderLines.id, line.id));
+    await refreshMarket(tx, [game.id]);
+    return { moved: true, offer };
+  }
+  return { moved: false, cheapestCents: candidates[0]?.priceCents };
+}
+
+/**
  * Takes again the keys of an order that lapsed before its money came: each line from its own offer, at
  * the quantity it had, or Conflict (the caller refunds the payment). Answers the games' shown stock after.
  */
@@ -179,7 +221,9 @@ export async function reserveLinesAgain(tx: Db, orderId: string, lines: OrderLin
       if (taken.length === 0) throw new Conflict(orderMessages.outOfStock(line.title, 0));
     } else {
       await tx.execute(sql`select id from games where id = ${line.gameId} for no key update`);
-      if ((await reserveKeys(tx, line.offerId, orderId, line.id, line.quantity)) < line.quantity) throw new Conflict(sellerMessages.offerUnavailable);
+      // An uploaded offer's keys, or else a declared offer's stock (asked for again by its provide).
+      const got = (await reserveKeys(tx, line.offerId, orderId, line.id, line.quantity)) || ((await reserveDeclared(tx, line.offerId, orderId, line.id, line.quantity)) ? line.quantity : 0);
+      if (got < line.quantity) throw new Conflict(sellerMessages.offerUnavailable);
     }
   }
   return refreshMarket(tx, lines.map((line) => line.gameId));

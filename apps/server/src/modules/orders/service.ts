@@ -19,6 +19,7 @@ import { OrderRefunds } from './refunds.ts';
 import { eventsOfOrder, expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderEventRow, type OrderLineRow, type OrderRow } from './store.ts';
 import { toHistoryEntry, toOrder } from './views.ts';
 import type { Ledger } from '../ledger/ports.ts';
+import type { SellerDelivery } from '../seller-delivery/ports.ts';
 
 const EXPIRY_BATCH = 200;
 
@@ -38,6 +39,8 @@ export interface OrdersDeps {
   events: StoreEventBus;
   /** The purchase path's bound on database work (platform/admission.ts); deliveries take its turns too. */
   admission?: AdmissionGate | undefined;
+  /** Declared-stock sellers: asked to confirm at placement and to hand over keys after payment (issue 24). */
+  sellerDelivery?: SellerDelivery | undefined;
 }
 
 /**
@@ -48,6 +51,8 @@ export interface OrdersDeps {
  */
 export class OrdersService implements PaymentOutcomes, PurchaseStats {
   readonly allocator: KeyAllocator;
+  /** Money going back: orders, lines, and one key after a claim (issue 24). */
+  readonly refunds: OrderRefunds;
   /** The back office's orders: the table, the CSV, one order with its timeline, and the admin's actions. */
   readonly backOffice: OrderBackOffice;
   private readonly payments: PaymentStates;
@@ -57,7 +62,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   constructor(deps: OrdersDeps) {
     this.deps = deps;
     const mailContext = { publicUrl: deps.config.publicUrl, supportEmail: deps.config.mail.supportEmail };
-    const refunds = new OrderRefunds({
+    const refunds = (this.refunds = new OrderRefunds({
       database: deps.database,
       library: deps.library,
       ledger: deps.ledger,
@@ -66,7 +71,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       mailContext,
       log: deps.log,
       events: deps.events,
-    });
+    }));
     this.allocator = new KeyAllocator({
       refunds,
       database: deps.database,
@@ -78,6 +83,8 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       log: deps.log,
       events: deps.events,
       admission: deps.admission,
+      sellerDelivery: deps.sellerDelivery,
+      failoverMaxExtraPercent: deps.config.sellerDelivery.failoverMaxExtraPercent,
     });
     this.payments = new PaymentStates({
       database: deps.database,
@@ -96,8 +103,17 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       mailContext,
       payments: this.payments,
       allocator: this.allocator,
+      sellerDelivery: deps.sellerDelivery,
     });
-    this.placement = new OrderPlacement({ database: deps.database, config: deps.config, accounts: deps.accounts, payments: this.payments, log: deps.log, events: deps.events });
+    this.placement = new OrderPlacement({
+      database: deps.database,
+      config: deps.config,
+      accounts: deps.accounts,
+      payments: this.payments,
+      log: deps.log,
+      events: deps.events,
+      sellerDelivery: deps.sellerDelivery,
+    });
   }
 
   private get db() {

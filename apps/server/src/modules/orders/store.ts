@@ -10,6 +10,7 @@ import { users } from '../users/schema.ts';
 import { orderEvents, orderLines, orders } from './schema.ts';
 import type { GameStock } from '../../platform/events.ts';
 import { refreshMarket, releaseLineKeys } from '../sellers/ports.ts';
+import { endLineReservations } from '../seller-delivery/ports.ts';
 import { placedEvent, transition } from './transitions.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -30,8 +31,10 @@ export interface ReservedLine extends StockRequest {
  * Ends the reservations of lines whose keys will not be sold: the house's return to the games row (in
  * game id order, like a reservation), a seller's keys go back on sale. Answers each game's shown stock after.
  */
-export async function returnStock(tx: Db, lines: ReservedLine[]): Promise<GameStock[]> {
+export async function returnStock(tx: Db, lines: ReservedLine[], ending: 'cancelled' | 'expired' = 'cancelled'): Promise<GameStock[]> {
   await settleReservations(tx, lines.filter((line) => line.sellerId === HOUSE_SELLER_ID), false);
+  // A declared-stock seller's reservation ends too: its stock goes back, and it is told (issue 24).
+  await endLineReservations(tx, lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID).map((line) => line.id), ending, ending === 'expired' ? 'the order was not paid in time' : 'the order was cancelled or refunded');
   await releaseLineKeys(tx, lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID).map((line) => line.id));
   return refreshMarket(tx, lines.filter((line) => line.quantity > 0 || line.sellerId !== HOUSE_SELLER_ID).map((line) => line.gameId));
 }
@@ -318,7 +321,7 @@ export async function expireDueOrders(tx: Db, limit: number): Promise<{ orders: 
     actor: 'system:expiry',
   });
   const ids = expired.map((row) => row.id);
-  const returned = ids.length > 0 ? await returnStock(tx, await linesOf(tx, ids)) : [];
+  const returned = ids.length > 0 ? await returnStock(tx, await linesOf(tx, ids), 'expired') : [];
   return { orders: expired.map((row) => ({ id: row.id, userId: row.userId })), returned };
 }
 

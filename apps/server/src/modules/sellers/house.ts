@@ -2,7 +2,7 @@
 // markup or the owner's override, its stock the supplier's less our reservations). Its id is the game's
 // with an `h` in front, so a cart line can name it like any seller's offer.
 import { eq } from 'drizzle-orm';
-import { HOUSE_SELLER_ID, HOUSE_SELLER_NAME } from '@keystore/contract';
+import { HOUSE_SELLER_ID, HOUSE_SELLER_NAME, SCORE_PRIOR } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
 import { games } from '../catalog/schema.ts';
 import type { MarketOffer } from './store.ts';
@@ -19,13 +19,21 @@ export async function houseOffer(db: Db, gameId: string): Promise<MarketOffer | 
     .where(eq(games.id, gameId));
   if (!game || game.hidden) return 'missing';
   if (!game.active || game.stock <= 0) return undefined;
+  return houseMarketOffer({ id: gameId, ...game });
+
+}
+
+/** The house's offer of a game read from its row: the supplier's stock at the store's price, a new seller's score. */
+export function houseMarketOffer(game: { id: string; priceCents: number; supplierPriceCents: number; stock: number; createdAt: Date }): MarketOffer {
   return {
-    offerId: houseOfferId(gameId),
+    offerId: houseOfferId(game.id),
     sellerId: HOUSE_SELLER_ID,
     sellerName: HOUSE_SELLER_NAME,
     priceCents: game.priceCents,
     netPriceCents: game.supplierPriceCents,
     stock: game.stock,
     createdAt: game.createdAt.getTime(),
+    delivery: 'supplier',
+    score: SCORE_PRIOR,
   };
 }

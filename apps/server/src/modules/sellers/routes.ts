@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   apiKeyIdParamsSchema,
@@ -49,12 +49,10 @@ declare module 'fastify' {
 const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { sellerApiKey: [] }];
 const tags = ['sellers'];
 const denied = { 401: errorSchema, 403: errorSchema, 404: errorSchema };
-/** A seller's system may call often (key uploads, price changes), within reason. */
-const SELLER_API: LimitRule = { name: 'seller-api', limit: 600, windowSeconds: 60 };
 const APPLY: LimitRule = { name: 'seller-apply', limit: 10, windowSeconds: 3600 };
 
-/** The marketplace's routes for sellers (/api/sellers, /api/seller/*) and a game's offers for shoppers. */
-export const sellerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; ledger: Ledger; accounts: Accounts }> = async (app, { sellers, ledger, accounts }) => {
+/** The onRequest hooks of /api/seller/*: the caller's seller, and one that may change things (not suspended). */
+export function sellerGuards(app: FastifyInstance, sellers: SellersService) {
   /** The caller's seller: an X-Api-Key (a suspended seller's is refused), else the session's user's seller. */
   const asSeller = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = request.headers['x-api-key'];
@@ -70,6 +68,15 @@ export const sellerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; ledg
     await asSeller(request, reply);
     if (request.seller.status === 'suspended') throw new Forbidden(sellerMessages.sellerSuspended);
   };
+  return { asSeller, asActiveSeller };
+}
+
+/** A seller's system may call often (key uploads, price changes), within reason. */
+export const SELLER_API: LimitRule = { name: 'seller-api', limit: 600, windowSeconds: 60 };
+
+/** The marketplace's routes for sellers (/api/sellers, /api/seller/*) and a game's offers for shoppers. */
+export const sellerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; ledger: Ledger; accounts: Accounts }> = async (app, { sellers, ledger, accounts }) => {
+  const { asSeller, asActiveSeller } = sellerGuards(app, sellers);
   const config = { limits: [perAddress(SELLER_API)] };
   const headers = sellerApiHeadersSchema;
 
@@ -201,7 +208,7 @@ export const sellerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; ledg
         headers,
         params: offerIdParamsSchema,
         body: offerPatchSchema,
-        response: { 200: offerAnswerSchema, 400: errorSchema, ...denied },
+        response: { 200: offerAnswerSchema, 400: errorSchema, 409: errorSchema, ...denied },
       },
     },
     async (request) => ({ offer: await sellers.patchOffer(request.seller, request.params.id, request.body) }),

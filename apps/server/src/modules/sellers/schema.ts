@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { OFFER_STATUSES, SELLER_KEY_STATES, SELLER_STATUSES, type OfferStatus, type SellerKeyState, type SellerStatus } from '@keystore/contract';
+import { boolean, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { OFFER_DELIVERIES, OFFER_STATUSES, type OfferDelivery, SELLER_KEY_STATES, SELLER_STATUSES, type OfferStatus, type SellerKeyState, type SellerStatus } from '@keystore/contract';
 import { listOf, moment } from '../../db/columns.ts';
 import { games } from '../catalog/schema.ts';
 import { users } from '../users/schema.ts';
@@ -23,6 +23,14 @@ export const sellers = pgTable(
     commissionFixedCents: integer('commission_fixed_cents'),
     /** Days a sale's money is held before it is available; a change applies to sales from then on. */
     holdDays: integer('hold_days').notNull().default(14),
+    /** The seller's endpoint for just-in-time keys (issue 24), and its signing secret sealed under the store's key ring. */
+    webhookUrl: text('webhook_url'),
+    webhookSecretSealed: text('webhook_secret_sealed'),
+    webhookCreatedAt: moment('webhook_created_at'),
+    /** The score from outcomes (score.ts), refreshed every minute; below the owner's floor after 20 deliveries its offers leave the store. */
+    score: integer('score').notNull().default(90),
+    scoreDeliveries: integer('score_deliveries').notNull().default(0),
+    belowFloor: boolean('below_floor').notNull().default(false),
     createdAt: moment('created_at').notNull().default(sql`now()`),
     updatedAt: moment('updated_at').notNull().default(sql`now()`),
   },
@@ -67,12 +75,23 @@ export const offers = pgTable(
     netPriceCents: integer('net_price_cents').notNull(),
     priceCents: integer('price_cents').notNull(),
     status: text('status').$type<OfferStatus>().notNull().default('active'),
+    /** 'uploaded': the keys are in seller_keys; 'declared': the seller promises `declared_stock` keys and hands each over when sold (issue 24). */
+    delivery: text('delivery').$type<OfferDelivery>().notNull().default('uploaded'),
+    /** What a declared offer still promises: taken by a reservation, given back when it is cancelled or lapses. */
+    declaredStock: integer('declared_stock').notNull().default(0),
+    /** The circuit breaker: out of the store until then, after too many failed reservations. */
+    hiddenUntil: moment('hidden_until'),
+    /** Times the breaker opened in a row (15, 30, then 60 minutes), and failed reservations in a row (3 pause the offer). */
+    breakerTrips: integer('breaker_trips').notNull().default(0),
+    failureStreak: integer('failure_streak').notNull().default(0),
     createdAt: moment('created_at').notNull().default(sql`now()`),
     updatedAt: moment('updated_at').notNull().default(sql`now()`),
   },
   (table) => [
+    check('offers_delivery_check', sql`${table.delivery} in (${listOf(OFFER_DELIVERIES)}) and ${table.declaredStock} >= 0`),
     uniqueIndex('offers_seller_game_idx').on(table.sellerId, table.gameId),
     index('offers_game_idx').on(table.gameId),
+    index('offers_hidden_idx').on(table.hiddenUntil).where(sql`${table.hiddenUntil} is not null`),
     check('offers_status_check', sql`${table.status} in (${listOf(OFFER_STATUSES)})`),
     check('offers_prices_check', sql`${table.netPriceCents} > 0 and ${table.priceCents} >= ${table.netPriceCents}`),
   ],

@@ -12,12 +12,15 @@ import {
   DEFAULT_COMMISSION_FIXED_CENTS,
   DEFAULT_COMMISSION_PERCENT,
   DEFAULT_HOLD_DAYS,
+  DEFAULT_SCORE_FLOOR,
+  SCORE_PRIOR,
   HOUSE_SELLER_ID,
   keyIsValid,
   MASKED_KEY_VISIBLE,
   normalizedSerial,
   ORDER_CURRENCY,
   SELLER_PAGE_SIZE,
+  sellerDeliveryMessages,
   sellerMessages as m,
   type AdminSeller,
   type ApiKey,
@@ -25,6 +28,7 @@ import {
   type GameOffer,
   type KeyUploadAnswer,
   type Offer,
+  type OfferDelivery,
   type OfferStatus,
   type PricePreview,
   type Seller,
@@ -51,6 +55,7 @@ import {
   insertOffer,
   insertSeller,
   keysOfOffer,
+  bestOfferFirst,
   marketOffers,
   offerOfSeller,
   offersOfSeller,
@@ -70,9 +75,11 @@ import {
   type SellerRow,
 } from './store.ts';
 import { houseOffer } from './house.ts';
-import { sellers as sellersTable } from './schema.ts';
+import { refreshScores, sellerScores } from './score.ts';
+import { sellerKeys, sellers as sellersTable } from './schema.ts';
 
 const COMMISSION_SETTING = 'sellerCommission';
+const SCORE_FLOOR_SETTING = 'sellerScoreFloor';
 
 export interface SellersDeps {
   database: Database;
@@ -131,7 +138,7 @@ export class SellersService {
   /** Sellers as answered, their balances, offers and keys read once for all of them (a back-office page is one read each, not one per seller). */
   private async views(rows: SellerRow[]): Promise<Seller[]> {
     const ids = rows.map((row) => row.id);
-    const [balances, counts, fallback] = await Promise.all([this.deps.ledger.balances(ids), sellerCounts(this.db, ids), this.defaultCommission()]);
+    const [balances, counts, fallback, scores] = await Promise.all([this.deps.ledger.balances(ids), sellerCounts(this.db, ids), this.defaultCommission(), sellerScores(this.db, ids)]);
     return rows.map((row) => {
       const balance = balances.get(row.id)!;
       const count = counts.get(row.id)!;
@@ -144,6 +151,8 @@ export class SellersService {
         status: row.status,
         commission: { percent: commission.percent, fixed: centsToEuro(commission.fixedCents) },
         holdDays: row.holdDays,
+        // The house's keys come from the supplier: it has no score of its own.
+        score: scores.get(row.id) ?? { value: SCORE_PRIOR, onFirstTry: 1, p90ProvideSeconds: 0, claimsPer100: 0, refunds: 0, deliveries: 0 },
         balance: { held: centsToEuro(balance.held), available: centsToEuro(balance.available), currency: ORDER_CURRENCY },
         offers: count.offers,
         keysInStock: count.keys,
@@ -300,9 +309,19 @@ export class SellersService {
     return toOffer(await this.ownOffer(seller, id));
   }
 
-  async patchOffer(seller: SellerRow, id: string, patch: { netPrice?: number | undefined; status?: OfferStatus | undefined }): Promise<Offer> {
+  async patchOffer(
+    seller: SellerRow,
+    id: string,
+    patch: { netPrice?: number | undefined; status?: OfferStatus | undefined; delivery?: OfferDelivery | undefined; declaredStock?: number | undefined },
+  ): Promise<Offer> {
     const offer = await this.ownOffer(seller, id);
-    const set: { netPriceCents?: number; priceCents?: number; status?: OfferStatus } = {};
+    const set: Parameters<typeof updateOffer>[3] = {};
+    // Declared stock is handed over through the seller's webhook, so it needs one (issue 24).
+    if (patch.delivery === 'declared' && !seller.webhookUrl) throw new Conflict(sellerDeliveryMessages.declaredNeedsWebhook);
+    if (patch.delivery !== undefined) set.delivery = patch.delivery;
+    if (patch.declaredStock !== undefined) set.declaredStock = patch.declaredStock;
+    // A seller resuming an offer the breaker paused starts over with a clean record.
+    if (patch.status === 'active' && offer.status === 'paused') Object.assign(set, { failureStreak: 0, breakerTrips: 0, hiddenUntil: null });
     if (patch.netPrice !== undefined) {
       set.netPriceCents = Math.round(patch.netPrice * 100);
       set.priceCents = buyerPriceCents(set.netPriceCents, await this.commissionOf(seller));
@@ -327,6 +346,23 @@ export class SellersService {
    */
   async uploadKeys(seller: SellerRow, offerId: string, keys: string[]): Promise<KeyUploadAnswer> {
     const offer = await this.ownOffer(seller, offerId);
+    const { rows, duplicates, invalid } = await this.sealKeys(offer, keys);
+    const { added, games } = await this.db.transaction(async (tx) => {
+      const stored = await insertKeys(tx, rows);
+      return { added: stored, games: stored > 0 ? await refreshMarket(tx, [offer.gameId]) : [] };
+    });
+    this.moved(games);
+    // A key another seller (or this list twice over) already holds was skipped by the unique index.
+    return { added, duplicates: duplicates + (rows.length - added), invalid };
+  }
+
+  /**
+   * An offer's keys as seller_keys rows, sealed, by the marketplace's duplicate rule: each trimmed, an
+   * invalid one counted and left out, and one the store knows (twice in the list, or ever sold for the
+   * game) counted as a duplicate. A key in another seller's stock is left to the unique index at insert.
+   * Uploads and the keys a declared-stock seller hands over (issue 24) both come through here.
+   */
+  async sealKeys(offer: { id: string; sellerId: string; gameId: string }, keys: string[]): Promise<{ rows: Array<typeof sellerKeys.$inferInsert>; duplicates: number; invalid: number }> {
     const { library } = this.deps;
     let invalid = 0;
     const unique = new Map<string, string>();
@@ -343,7 +379,7 @@ export class SellersService {
     }
     const candidates = [...unique].map(([serialHash, serial]) => ({ serialHash, serial, libraryHash: library.serialHash(serial) }));
     // A key sold before (by the house or a seller) is in the library under its serial as delivered, or as this seller wrote it.
-    const sold = await soldHashes(this.db, offer.gameId, [...new Set(candidates.flatMap((key) => [key.libraryHash, key.serialHash]))]);
+    const sold = candidates.length > 0 ? await soldHashes(this.db, offer.gameId, [...new Set(candidates.flatMap((key) => [key.libraryHash, key.serialHash]))]) : new Set<string>();
     const fresh = candidates.filter((key) => !sold.has(key.libraryHash) && !sold.has(key.serialHash));
     duplicates += candidates.length - fresh.length;
     const rows = fresh.map((key) => {
@@ -351,7 +387,7 @@ export class SellersService {
       return {
         id,
         offerId: offer.id,
-        sellerId: seller.id,
+        sellerId: offer.sellerId,
         gameId: offer.gameId,
         serialEncrypted: library.seal(key.serial, id),
         serialHash: key.serialHash,
@@ -359,13 +395,7 @@ export class SellersService {
         masked: maskKey(key.serial),
       };
     });
-    const { added, games } = await this.db.transaction(async (tx) => {
-      const stored = await insertKeys(tx, rows);
-      return { added: stored, games: stored > 0 ? await refreshMarket(tx, [offer.gameId]) : [] };
-    });
-    this.moved(games);
-    // A key another seller (or this list twice over) already holds was skipped by the unique index.
-    return { added, duplicates: duplicates + (rows.length - added), invalid };
+    return { rows, duplicates, invalid };
   }
 
   async keys(seller: SellerRow, offerId: string): Promise<SellerKey[]> {
@@ -417,8 +447,28 @@ export class SellersService {
     const [house, sellers] = await Promise.all([houseOffer(this.db, gameId), marketOffers(this.db, gameId)]);
     if (house === 'missing') throw new NotFound(m.gameNotFound);
     const all = [...sellers.map((offer) => ({ ...offer })), ...(house ? [house] : [])];
-    all.sort((a, b) => a.priceCents - b.priceCents || a.createdAt - b.createdAt);
-    return all.map((offer) => ({ offerId: offer.offerId, seller: { name: offer.sellerName }, price: centsToEuro(offer.priceCents), stock: offer.stock }));
+    all.sort(bestOfferFirst);
+    return all.map((offer) => ({ offerId: offer.offerId, seller: { name: offer.sellerName, score: offer.score }, price: centsToEuro(offer.priceCents), stock: offer.stock }));
+  }
+
+  /** The floor below which a seller with enough deliveries leaves the store (the owner's, or 80). */
+  async scoreFloor(db: Db = this.db): Promise<number> {
+    const [row] = await db.select({ value: storeSettings.value }).from(storeSettings).where(eq(storeSettings.key, SCORE_FLOOR_SETTING));
+    return typeof row?.value === 'number' ? row.value : DEFAULT_SCORE_FLOOR;
+  }
+
+  async setScoreFloor(floor: number): Promise<void> {
+    await this.db.insert(storeSettings).values({ key: SCORE_FLOOR_SETTING, value: floor }).onConflictDoUpdate({ target: storeSettings.key, set: { value: floor, updatedAt: new Date() } });
+    await this.refreshScores();
+  }
+
+  /** Rewrites every seller's score (every minute, and when the floor moves); offers of sellers crossing the floor enter or leave the store. */
+  async refreshScores(): Promise<void> {
+    const games = await this.db.transaction(async (tx) => {
+      const touched = await refreshScores(tx, await this.scoreFloor(tx));
+      return touched.length > 0 ? refreshMarket(tx, touched) : [];
+    });
+    this.moved(games);
   }
 
   /** Tells this instance's index and the other instances that these games' offers changed. */
@@ -455,5 +505,8 @@ function toOffer(view: OfferView): Offer {
     stock: view.stock,
     status: view.status,
     sold: view.sold,
+    delivery: view.delivery,
+    declaredStock: view.declaredStock,
+    hiddenUntil: view.hiddenUntil ? new Date(view.hiddenUntil).toISOString() : null,
   };
 }

@@ -2,7 +2,7 @@
 // catalogue's games rows: each game's best seller offer and the keys all sellers have of it, which the
 // catalogue shows beside the house's own price and stock (decision 029).
 import { and, asc, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
-import { HOUSE_SELLER_ID, type OfferStatus, type SellerStatus } from '@keystore/contract';
+import { HOUSE_SELLER_ID, type OfferDelivery, type SellerStatus } from '@keystore/contract';
 import { inList, queryRows, type Db } from '../../db/client.ts';
 import type { GameStock } from '../../platform/events.ts';
 import { games } from '../catalog/schema.ts';
@@ -98,8 +98,10 @@ export interface OfferView extends OfferRow {
 
 const offerView = (where: ReturnType<typeof sql>) => sql`
   select o.id, o.seller_id as "sellerId", o.game_id as "gameId", o.net_price_cents as "netPriceCents", o.price_cents as "priceCents",
-    o.status, o.created_at as "createdAt", o.updated_at as "updatedAt", g.title,
-    (select count(*) from seller_keys k where k.offer_id = o.id and k.state = 'available')::int as stock,
+    o.status, o.delivery, o.declared_stock as "declaredStock", o.hidden_until as "hiddenUntil", o.breaker_trips as "breakerTrips", o.failure_streak as "failureStreak",
+    o.created_at as "createdAt", o.updated_at as "updatedAt", g.title,
+    (case when o.delivery = 'declared' then o.declared_stock
+          else (select count(*) from seller_keys k where k.offer_id = o.id and k.state = 'available') end)::int as stock,
     (select count(*) from seller_keys k where k.offer_id = o.id and k.state = 'sold')::int as sold
   from offers o join games g on g.id = o.game_id where ${where} order by o.created_at desc, o.id`;
 
@@ -117,7 +119,12 @@ export async function insertOffer(db: Db, row: typeof offers.$inferInsert): Prom
   return written.length > 0;
 }
 
-export async function updateOffer(db: Db, sellerId: string, id: string, set: { netPriceCents?: number; priceCents?: number; status?: OfferStatus }): Promise<OfferRow | undefined> {
+export async function updateOffer(
+  db: Db,
+  sellerId: string,
+  id: string,
+  set: Partial<Pick<OfferRow, 'netPriceCents' | 'priceCents' | 'status' | 'delivery' | 'declaredStock' | 'failureStreak' | 'breakerTrips' | 'hiddenUntil'>>,
+): Promise<OfferRow | undefined> {
   const [row] = await db
     .update(offers)
     .set({ ...set, updatedAt: new Date() })
@@ -205,17 +212,23 @@ export interface MarketOffer {
   netPriceCents: number;
   stock: number;
   createdAt: number;
+  /** How its keys come: from the supplier (the house), uploaded, or declared and handed over when sold. */
+  delivery: OfferDelivery | 'supplier';
+  /** The seller's score (the house counts as a new seller's 90). */
+  score: number;
 }
+
+/** Offers best first: the lower price, then the seller with the higher score, then the older offer (issue 24). */
+export const bestOfferFirst = (a: MarketOffer, b: MarketOffer) => a.priceCents - b.priceCents || b.score - a.score || a.createdAt - b.createdAt;
 
 /** The sellers' offers of a game that can be bought now, best first (price, then the older offer). */
 export async function marketOffers(db: Db, gameId: string): Promise<MarketOffer[]> {
-  const rows = await queryRows<{ offer_id: string; seller_id: string; seller_name: string; price_cents: number; net_price_cents: number; stock: number; created_at: number }>(
+  const rows = await queryRows<{ offer_id: string; seller_id: string; seller_name: string; price_cents: number; net_price_cents: number; stock: number; created_at: number; delivery: OfferDelivery; score: number }>(
     db,
-    sql`select o.id as offer_id, o.seller_id, s.name as seller_name, o.price_cents, o.net_price_cents,
-          (extract(epoch from o.created_at) * 1000)::float8 as created_at,
-          (select count(*) from seller_keys k where k.offer_id = o.id and k.state = 'available')::int as stock
+    sql`select o.id as offer_id, o.seller_id, s.name as seller_name, o.price_cents, o.net_price_cents, o.delivery, s.score,
+          (extract(epoch from o.created_at) * 1000)::float8 as created_at, ${OFFER_STOCK} as stock
         from offers o join sellers s on s.id = o.seller_id
-        where o.game_id = ${gameId} and o.status = 'active' and s.status = 'active'`,
+        where o.game_id = ${gameId} and ${SELLABLE_OFFER}`,
   );
   return rows
     .filter((row) => row.stock > 0)
@@ -227,8 +240,10 @@ export async function marketOffers(db: Db, gameId: string): Promise<MarketOffer[
       netPriceCents: row.net_price_cents,
       stock: row.stock,
       createdAt: Number(row.created_at),
+      delivery: row.delivery,
+      score: row.score,
     }))
-    .sort((a, b) => a.priceCents - b.priceCents || a.createdAt - b.createdAt);
+    .sort(bestOfferFirst);
 }
 
 /**
@@ -247,16 +262,22 @@ export async function refreshMarket(tx: Db, gameIds: Iterable<string>): Promise<
         from (
           select g2.id,
             (select min(o.price_cents) from offers o join sellers s on s.id = o.seller_id
-               where o.game_id = g2.id and o.status = 'active' and s.status = 'active'
-                 and exists (select 1 from seller_keys k where k.offer_id = o.id and k.state = 'available')) as price,
-            (select count(*) from seller_keys k join offers o on o.id = k.offer_id join sellers s on s.id = o.seller_id
-               where o.game_id = g2.id and k.state = 'available' and o.status = 'active' and s.status = 'active')::int as stock
+               where o.game_id = g2.id and ${SELLABLE_OFFER} and ${OFFER_STOCK} > 0) as price,
+            (select coalesce(sum(${OFFER_STOCK}), 0) from offers o join sellers s on s.id = o.seller_id
+               where o.game_id = g2.id and ${SELLABLE_OFFER})::int as stock
           from games g2 where g2.id in ${inList(ids)}
         ) m
         where g.id = m.id
         returning g.id as "gameId", ${SHOWN_STOCK} as stock, ${SHOWN_PRICE} as "priceCents"`,
   );
 }
+
+/** An offer `o` of a seller `s` the store sells from: both active, and not held out by the circuit breaker. */
+const SELLABLE_OFFER = sql.raw(`o.status = 'active' and s.status = 'active' and not s.below_floor and (o.hidden_until is null or o.hidden_until <= now())`);
+/** What an offer `o` can sell now: the keys a declared offer still promises, or its available uploaded keys. */
+export const OFFER_STOCK = sql.raw(
+  `(case when o.delivery = 'declared' then o.declared_stock else (select count(*) from seller_keys k where k.offer_id = o.id and k.state = 'available') end)::int`,
+);
 
 /** What a game shows: the house's stock (none once it left the feed) and every seller's. */
 export const SHOWN_STOCK = sql.raw(`(case when g.active then g.stock else 0 end + g.market_stock)`);

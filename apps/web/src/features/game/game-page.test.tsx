@@ -21,7 +21,7 @@ const game = testGame({
 });
 
 /** The house's offer of the game: the only one unless a test says otherwise. */
-const houseOffer = (price = 29.99): GameOffer => ({ offerId: 'house00000000000g1', seller: { name: 'Keystore' }, price, stock: 12 });
+const houseOffer = (price = 29.99): GameOffer => ({ offerId: 'house00000000000g1', seller: { name: 'Keystore', score: 90 }, price, stock: 12 });
 
 /** The API's answer to the game's page, whichever game it asks for, and to its offers (the house's alone by default). */
 function answer(status: number, body: unknown, id = 'g1', offers: GameOffer[] = [houseOffer()]) {
@@ -140,9 +140,9 @@ describe('the game page', () => {
 
   it('names the seller of the price shown, and offers the other sellers each with its own Add to cart', async () => {
     answer(200, game, 'g1', [
-      { offerId: 'offer0000000000001', seller: { name: 'KeyShack' }, price: 27.5, stock: 3 },
+      { offerId: 'offer0000000000001', seller: { name: 'KeyShack', score: 90 }, price: 27.5, stock: 3 },
       houseOffer(),
-      { offerId: 'offer0000000000002', seller: { name: 'PixelKeys' }, price: 31, stock: 1 },
+      { offerId: 'offer0000000000002', seller: { name: 'PixelKeys', score: 90 }, price: 31, stock: 1 },
     ]);
     renderPage();
     render(<CartLines />);

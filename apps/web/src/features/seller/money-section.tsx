@@ -12,6 +12,8 @@ const KIND_LABELS: Record<LedgerKind, string> = {
   release: 'Hold released',
   refund: 'Refund',
   payout: 'Payout',
+  fee: 'Failure fee',
+  claim: 'Key refunded after a claim',
 };
 
 /** "2026-11-20" of an ISO time. */

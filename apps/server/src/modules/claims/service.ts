@@ -1,0 +1,278 @@
+// Claims (issue 24): a buyer reports a revealed key within 30 days of delivery; its seller replaces it
+// (from the offer's uploaded keys, or through a `provide` of a declared seller) or rejects it within a
+// day; a rejection goes to the owner; a seller's silence refunds the key's price from its balance. The
+// buyer hears of each step in the bell, and by mail when a key is replaced or refunded.
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  CLAIM_ANSWER_HOURS,
+  CLAIM_REASON_LABELS,
+  CLAIM_WINDOW_DAYS,
+  claimMessages as m,
+  HOUSE_SELLER_ID,
+  type Claim,
+  type ClaimOutcome,
+  type ClaimReason,
+  type ClaimState,
+} from '@keystore/contract';
+import type { Database, Db } from '../../db/client.ts';
+import { recordAudit, type AuditActor } from '../../platform/audit.ts';
+import { Conflict, NotFound } from '../../platform/errors.ts';
+import type { GameStock, StoreEventBus } from '../../platform/events.ts';
+import { newId } from '../../platform/ids.ts';
+import { compose, type MailContext } from '../../platform/mail/layout.ts';
+import type { Mailer } from '../../platform/mailer.ts';
+import type { LibraryService } from '../library/ports.ts';
+import type { NotificationsService } from '../notifications/ports.ts';
+import type { OrderRefunds } from '../orders/ports.ts';
+import { deliverLineReservations, reserveDeclared, type SellerDelivery } from '../seller-delivery/ports.ts';
+import { refreshMarket, type SellerRow } from '../sellers/ports.ts';
+import type { Accounts } from '../users/ports.ts';
+import { claimById, claimsDue, claimsInState, claimsOfSeller, claimsOfUser, insertClaim, offerOfLine, sellProvidedKey, settleClaim, takeReplacementKey, type ClaimView } from './store.ts';
+
+export interface ClaimsDeps {
+  database: Database;
+  library: LibraryService;
+  refunds: OrderRefunds;
+  sellerDelivery: SellerDelivery;
+  notifications: NotificationsService;
+  accounts: Accounts;
+  mailer: Mailer;
+  mailContext: MailContext;
+  events: StoreEventBus;
+  log: FastifyBaseLogger;
+}
+
+const DAY_MS = 24 * 3_600_000;
+const DUE_BATCH = 50;
+
+export class ClaimsService {
+  private readonly deps: ClaimsDeps;
+
+  constructor(deps: ClaimsDeps) {
+    this.deps = deps;
+  }
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  // --- The buyer -----------------------------------------------------------------------------------
+
+  /** Opens a claim on one of the buyer's keys: revealed, within 30 days of delivery, one open claim at a time. */
+  async open(userId: string, keyId: string, request: { reason: ClaimReason; message: string }, now = new Date()): Promise<Claim> {
+    const key = await this.deps.library.claimableKey(this.db, keyId, userId);
+    if (!key || key.voidedAt) throw new NotFound(m.claimNotFound.replace('Claim', 'Key'));
+    if (now.getTime() - new Date(key.deliveredAt).getTime() > CLAIM_WINDOW_DAYS * DAY_MS) throw new Conflict(m.tooLate);
+    if (!key.revealed) throw new Conflict(m.notRevealed);
+    const line = await offerOfLine(this.db, key.lineId);
+    const id = newId();
+    const sellerId = line ? await this.sellerOfOffer(line.offerId) : HOUSE_SELLER_ID;
+    const written = await insertClaim(this.db, {
+      id,
+      keyId,
+      orderId: key.orderId,
+      lineId: key.lineId,
+      userId,
+      sellerId,
+      gameId: key.gameId,
+      reason: request.reason,
+      message: request.message,
+      // The house's own keys go to the owner at once: no seller is there to answer.
+      state: sellerId === HOUSE_SELLER_ID ? 'rejected' : 'open',
+      dueAt: new Date(now.getTime() + CLAIM_ANSWER_HOURS * 3_600_000),
+    });
+    if (!written) throw new Conflict(m.alreadyOpen);
+    const claim = (await claimById(this.db, id))!;
+    await this.tellBuyer(claim, 'Problem reported', `We told ${claim.sellerName} about your key for ${claim.title}; they have ${CLAIM_ANSWER_HOURS} hours to replace it, or we step in.`);
+    await this.tellSeller(claim);
+    return toClaim(claim);
+  }
+
+  async ofUser(userId: string): Promise<Claim[]> {
+    return (await claimsOfUser(this.db, userId)).map((claim) => toClaim(claim));
+  }
+
+  // --- The seller ----------------------------------------------------------------------------------
+
+  async ofSeller(seller: SellerRow): Promise<Claim[]> {
+    return (await claimsOfSeller(this.db, seller.id)).map((claim) => toClaim(claim, { masked: true }));
+  }
+
+  private async sellerClaim(seller: SellerRow, id: string): Promise<ClaimView> {
+    const claim = await claimById(this.db, id);
+    if (!claim || claim.sellerId !== seller.id) throw new NotFound(m.claimNotFound);
+    if (claim.state !== 'open') throw new Conflict(m.decided);
+    return claim;
+  }
+
+  /** The seller replaces the key: from its offer's uploaded keys, or asked of its endpoint (declared stock). */
+  async replaceBySeller(seller: SellerRow, id: string): Promise<Claim> {
+    const claim = await this.sellerClaim(seller, id);
+    return this.replace(claim, ['open'], `seller:${seller.id}`, null);
+  }
+
+  async rejectBySeller(seller: SellerRow, id: string, message: string): Promise<Claim> {
+    const claim = await this.sellerClaim(seller, id);
+    if (!(await settleClaim(this.db, claim.id, ['open'], 'rejected', { sellerMessage: message }))) throw new Conflict(m.decided);
+    const after = (await claimById(this.db, claim.id))!;
+    await this.tellBuyer(after, 'Claim under review', `${after.sellerName} disputes your report on ${after.title}. Keystore will look at it and decide.`);
+    return toClaim(after, { masked: true });
+  }
+
+  // --- The owner -----------------------------------------------------------------------------------
+
+  async list(state: ClaimState | undefined): Promise<Claim[]> {
+    return (await claimsInState(this.db, state)).map((claim) => toClaim(claim, { masked: true }));
+  }
+
+  /** The owner decides an open or rejected claim: replace, refund, or reject; recorded in the audit log. */
+  async decide(id: string, decision: { outcome: ClaimOutcome; note: string }, actor: AuditActor): Promise<Claim> {
+    const claim = await claimById(this.db, id);
+    if (!claim) throw new NotFound(m.claimNotFound);
+    if (claim.state !== 'open' && claim.state !== 'rejected') throw new Conflict(m.decided);
+    const by = `admin:${actor.id}`;
+    let decided: Claim;
+    if (decision.outcome === 'replace') decided = await this.replace(claim, ['open', 'rejected'], by, decision.note || null);
+    else if (decision.outcome === 'refund') decided = await this.refund(claim, ['open', 'rejected'], by, decision.note || 'Keystore refunded the key after looking at your report.');
+    else {
+      if (!(await settleClaim(this.db, claim.id, ['open', 'rejected'], 'declined', { note: decision.note || null, decidedBy: by }))) throw new Conflict(m.decided);
+      const after = (await claimById(this.db, claim.id))!;
+      await this.tellBuyer(after, 'Claim declined', `We looked at your report on ${after.title} and could not confirm a problem with the key.${decision.note ? ` ${decision.note}` : ''}`);
+      decided = toClaim(after, { masked: true });
+    }
+    await recordAudit(this.db, { actor, action: 'claim.decide', target: { type: 'claim', id: claim.id }, before: { state: claim.state }, after: { state: decided.state, outcome: decision.outcome }, reason: decision.note || null });
+    return decided;
+  }
+
+  // --- The clock -------------------------------------------------------------------------------------
+
+  /** Refunds the open claims whose seller did not answer within a day (any instance: each claim moves once). */
+  async refundUnanswered(now = new Date()): Promise<number> {
+    let refunded = 0;
+    for (const { id } of await claimsDue(this.db, now, DUE_BATCH)) {
+      const claim = await claimById(this.db, id);
+      if (!claim || claim.state !== 'open') continue;
+      try {
+        await this.refund(claim, ['open'], 'system:claims', `${claim.sellerName} did not answer your report within ${CLAIM_ANSWER_HOURS} hours, so your money for the key goes back.`);
+        refunded += 1;
+      } catch (error) {
+        this.deps.log.error({ err: error, claimId: id }, 'refund of an unanswered claim failed; the next run retries');
+      }
+    }
+    return refunded;
+  }
+
+  // --- Outcomes --------------------------------------------------------------------------------------
+
+  /**
+   * A new key in the purchase's place: one of the offer's uploaded keys, or one its declared seller hands
+   * over for a new reservation. The old serial is kept on the claim; the buyer's library shows the new
+   * key at once, and a mail links to it (never carrying it).
+   */
+  private async replace(claim: ClaimView, from: ClaimState[], by: string, note: string | null): Promise<Claim> {
+    const { library, sellerDelivery } = this.deps;
+    const offer = await offerOfLine(this.db, claim.lineId);
+    if (!offer || claim.sellerId === HOUSE_SELLER_ID) throw new Conflict(m.noReplacement);
+    if (offer.delivery === 'declared') {
+      const reservationId = await this.db.transaction((tx) => reserveDeclared(tx, offer.offerId, claim.orderId, claim.lineId, 1));
+      if (!reservationId) throw new Conflict(m.noReplacement);
+      const outcome = await sellerDelivery.provide(reservationId);
+      if (!outcome.ok) {
+        const [reservation] = await sellerDelivery.reservationsById([reservationId]);
+        if (reservation) await sellerDelivery.failed(reservation, `replacement for claim ${claim.id}: ${outcome.reason}`, 0);
+        throw new Conflict(m.noReplacement);
+      }
+    }
+    let games: GameStock[] = [];
+    const replaced = await this.db.transaction(async (tx) => {
+      const key = offer.delivery === 'declared' ? await sellProvidedKey(tx, offer.offerId, claim.lineId) : await takeReplacementKey(tx, offer.offerId, claim.orderId, claim.lineId);
+      if (!key) throw new Conflict(m.noReplacement);
+      const old = await library.replaceSerial(tx, claim.keyId, library.unseal(key.serialEncrypted, key.id));
+      if (!old) throw new Conflict(m.decided);
+      if (!(await settleClaim(tx, claim.id, from, 'replaced', { replacedSerialSealed: old, decidedBy: by, note }))) throw new Conflict(m.decided);
+      await deliverLineReservations(tx, [claim.lineId]);
+      games = await refreshMarket(tx, [claim.gameId]);
+      return true;
+    });
+    if (replaced && games.length > 0) this.deps.events.emit('stock-moved', { games });
+    const after = (await claimById(this.db, claim.id))!;
+    await this.tellBuyer(after, 'Key replaced', `Your key for ${after.title} was replaced: the new one is in your library.`, true);
+    return toClaim(after, { masked: true });
+  }
+
+  private async refund(claim: ClaimView, from: ClaimState[], by: string, reason: string): Promise<Claim> {
+    await this.deps.refunds.refundClaimedKey({ id: claim.id, orderId: claim.orderId, lineId: claim.lineId, keyId: claim.keyId }, reason, async (tx: Db) => {
+      if (!(await settleClaim(tx, claim.id, from, 'refunded', { decidedBy: by, note: reason }))) throw new Conflict(m.decided);
+    });
+    const after = (await claimById(this.db, claim.id))!;
+    await this.tellBuyer(after, 'Key refunded', `Your money for the key to ${after.title} goes back: ${reason}`);
+    return toClaim(after, { masked: true });
+  }
+
+  private async sellerOfOffer(offerId: string): Promise<string> {
+    const seller = await this.deps.sellerDelivery.sellerOfOffer(offerId);
+    return seller ?? HOUSE_SELLER_ID;
+  }
+
+  // --- Telling people --------------------------------------------------------------------------------
+
+  private async tellBuyer(claim: ClaimView, title: string, text: string, mail = false): Promise<void> {
+    const { notifications, accounts, mailer, mailContext, log } = this.deps;
+    if (!claim.userId) return;
+    try {
+      await notifications.publish({ userId: claim.userId, kind: 'claim', title, text, link: `/library?order=${claim.orderId}` });
+      if (!mail) return;
+      const user = await accounts.findById(claim.userId);
+      if (!user) return;
+      await this.db.transaction((tx) =>
+        mailer.enqueue(
+          tx,
+          compose(mailContext, user.email, {
+            subject: `Your Keystore key for ${claim.title} was replaced`,
+            greeting: `Hi ${user.username},`,
+            paragraphs: [text, 'For your safety we never send keys by e-mail: reveal it in your library.'],
+            button: { label: 'Open my library', href: `${mailContext.publicUrl}/library?order=${encodeURIComponent(claim.orderId)}` },
+            after: [],
+          }),
+        ),
+      );
+      mailer.flush();
+    } catch (error) {
+      log.error({ err: error, claimId: claim.id }, 'could not tell a buyer about their claim');
+    }
+  }
+
+  private async tellSeller(claim: ClaimView): Promise<void> {
+    const sellerUser = await this.deps.sellerDelivery.userOfSeller(claim.sellerId);
+    if (!sellerUser) return;
+    await this.deps.notifications
+      .publish({
+        userId: sellerUser,
+        kind: 'claim',
+        title: 'A buyer reported a key',
+        text: `${CLAIM_REASON_LABELS[claim.reason]}: a key of ${claim.title}. Replace it or answer within ${CLAIM_ANSWER_HOURS} hours, or its price is refunded from your balance.`,
+        link: '/seller/claims',
+      })
+      .catch((error: unknown) => this.deps.log.error({ err: error, claimId: claim.id }, 'could not tell a seller about a claim'));
+  }
+}
+
+function toClaim(claim: ClaimView, options: { masked?: boolean } = {}): Claim {
+  return {
+    _id: claim.id,
+    purchaseId: claim.keyId,
+    orderId: claim.orderId,
+    gameId: claim.gameId,
+    title: claim.title,
+    seller: claim.sellerName,
+    reason: claim.reason,
+    message: claim.message,
+    state: claim.state,
+    sellerMessage: claim.sellerMessage,
+    note: claim.note,
+    ...(options.masked && claim.masked ? { maskedKey: claim.masked } : {}),
+    createdAt: new Date(claim.createdAt).toISOString(),
+    dueAt: new Date(claim.dueAt).toISOString(),
+    decidedAt: claim.decidedAt ? new Date(claim.decidedAt).toISOString() : null,
+  };
+}

@@ -1,0 +1,99 @@
+// Data access for claims (issue 24).
+import { sql } from 'drizzle-orm';
+import type { ClaimState } from '@keystore/contract';
+import { queryRows, type Db } from '../../db/client.ts';
+import { claims } from './schema.ts';
+
+export type ClaimRow = typeof claims.$inferSelect;
+
+/** A claim with what its views show: the game's title, the seller's name, and the seller's key masked. */
+export interface ClaimView extends ClaimRow {
+  title: string;
+  sellerName: string;
+  masked: string | null;
+}
+
+const claimView = (where: ReturnType<typeof sql>, limit = 200) => sql`
+  select c.id, c.key_id as "keyId", c.order_id as "orderId", c.line_id as "lineId", c.user_id as "userId", c.seller_id as "sellerId",
+    c.game_id as "gameId", c.reason, c.message, c.state, c.seller_message as "sellerMessage", c.note, c.created_at as "createdAt",
+    c.due_at as "dueAt", c.decided_at as "decidedAt", c.decided_by as "decidedBy", c.replaced_serial_sealed as "replacedSerialSealed",
+    c.refund_cents as "refundCents", g.title, s.name as "sellerName",
+    (select k.masked from seller_keys k join product_keys p on p.serial_hash = k.library_hash and p.game_id = k.game_id
+       where p.id = c.key_id and k.line_id = c.line_id limit 1) as masked
+  from claims c join games g on g.id = c.game_id join sellers s on s.id = c.seller_id
+  where ${where} order by c.created_at desc, c.id desc limit ${limit}`;
+
+export async function insertClaim(db: Db, row: typeof claims.$inferInsert): Promise<boolean> {
+  const written = await db.insert(claims).values(row).onConflictDoNothing().returning({ id: claims.id });
+  return written.length > 0;
+}
+
+export async function claimById(db: Db, id: string): Promise<ClaimView | undefined> {
+  const [row] = await queryRows<ClaimView>(db, claimView(sql`c.id = ${id}`));
+  return row;
+}
+
+export function claimsOfUser(db: Db, userId: string): Promise<ClaimView[]> {
+  return queryRows<ClaimView>(db, claimView(sql`c.user_id = ${userId}`));
+}
+
+export function claimsOfSeller(db: Db, sellerId: string): Promise<ClaimView[]> {
+  return queryRows<ClaimView>(db, claimView(sql`c.seller_id = ${sellerId}`));
+}
+
+export function claimsInState(db: Db, state: ClaimState | undefined): Promise<ClaimView[]> {
+  return queryRows<ClaimView>(db, claimView(state ? sql`c.state = ${state}` : sql`true`));
+}
+
+/**
+ * Moves a claim from one of `from` to `to`, locked, with what else changes; answers the row, or undefined
+ * when it is no longer in one of those states (decided meanwhile, on this instance or another).
+ */
+export async function settleClaim(db: Db, id: string, from: ClaimState[], to: ClaimState, set: Partial<Pick<ClaimRow, 'sellerMessage' | 'note' | 'decidedBy' | 'replacedSerialSealed' | 'refundCents'>> = {}): Promise<ClaimRow | undefined> {
+  const [row] = await queryRows<ClaimRow>(
+    db,
+    sql`update claims set state = ${to}, decided_at = case when ${to} in ('replaced', 'refunded', 'declined') then now() else decided_at end,
+          seller_message = coalesce(${set.sellerMessage ?? null}, seller_message), note = coalesce(${set.note ?? null}, note),
+          decided_by = coalesce(${set.decidedBy ?? null}, decided_by), replaced_serial_sealed = coalesce(${set.replacedSerialSealed ?? null}, replaced_serial_sealed),
+          refund_cents = coalesce(${set.refundCents ?? null}::int, refund_cents)
+        where id = ${id} and state in (${sql.join(from.map((state) => sql`${state}`), sql`, `)})
+        returning id, key_id as "keyId", order_id as "orderId", line_id as "lineId", user_id as "userId", seller_id as "sellerId", game_id as "gameId", state`,
+  );
+  return row;
+}
+
+/** Open claims whose seller's day is over, oldest first. */
+export function claimsDue(db: Db, now: Date, limit: number): Promise<Array<{ id: string }>> {
+  return queryRows(db, sql`select id from claims where state = 'open' and due_at <= ${now.toISOString()}::timestamptz order by due_at limit ${limit}`);
+}
+
+/** The offer a claimed line's keys came from, with how its keys are delivered. */
+export async function offerOfLine(db: Db, lineId: string): Promise<{ offerId: string; delivery: string; gameId: string } | undefined> {
+  const [row] = await queryRows<{ offerId: string; delivery: string; gameId: string }>(
+    db,
+    sql`select o.id as "offerId", o.delivery, o.game_id as "gameId" from order_lines l join offers o on o.id = l.offer_id where l.id = ${lineId}`,
+  );
+  return row;
+}
+
+/** Takes one available uploaded key of an offer for a claimed line, sold at once; answers it sealed. */
+export async function takeReplacementKey(db: Db, offerId: string, orderId: string, lineId: string): Promise<{ id: string; serialEncrypted: string } | undefined> {
+  const [row] = await queryRows<{ id: string; serialEncrypted: string }>(
+    db,
+    sql`update seller_keys set state = 'sold', order_id = ${orderId}, line_id = ${lineId}, sold_at = now()
+        where id = (select id from seller_keys where offer_id = ${offerId} and state = 'available' order by created_at, id limit 1 for update skip locked)
+        returning id, serial_encrypted as "serialEncrypted"`,
+  );
+  return row;
+}
+
+/** The key a declared seller handed over for a replacement reservation, sold at once; answers it sealed. */
+export async function sellProvidedKey(db: Db, offerId: string, lineId: string): Promise<{ id: string; serialEncrypted: string } | undefined> {
+  const [row] = await queryRows<{ id: string; serialEncrypted: string }>(
+    db,
+    sql`update seller_keys set state = 'sold', sold_at = now()
+        where id = (select id from seller_keys where offer_id = ${offerId} and line_id = ${lineId} and state = 'reserved' order by created_at, id limit 1 for update)
+        returning id, serial_encrypted as "serialEncrypted"`,
+  );
+  return row;
+}
