@@ -24,12 +24,11 @@ import type { Mailer } from '../../platform/mailer.ts';
 import type { Ledger } from '../ledger/ports.ts';
 import type { LibraryService } from '../library/ports.ts';
 import type { NotificationsService } from '../notifications/ports.ts';
-import { insertKeys, refreshMarket, type SellerRow, type SellersService } from '../sellers/ports.ts';
+import { insertKeys, lockGames, refreshMarket, type SellerRow, type SellersService } from '../sellers/ports.ts';
 import { newWebhookSecret } from './signature.ts';
 import {
   eventsOfReservations,
   findReservation,
-  lockGames,
   recordCall,
   reservationPage,
   reservationsOfOrder,

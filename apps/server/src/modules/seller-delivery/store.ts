@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { ReservationState, WebhookType } from '@keystore/contract';
 import { inList, queryRows, type Db } from '../../db/client.ts';
 import { newId } from '../../platform/ids.ts';
+import { lockGames } from '../sellers/ports.ts';
 import { moveReservations, OPEN_STATES } from './transitions.ts';
 
 export interface ReservationRow {
@@ -48,15 +49,6 @@ export async function reserveDeclared(tx: Db, offerId: string, orderId: string, 
   return row?.id;
 }
 
-/**
- * Locks games' rows in id order, as placement does before it takes an offer's stock: a transaction that
- * changes an offer and then its game's market figures must take the game first, or it and a placement
- * of that game wait for each other (a deadlock, one of them aborted).
- */
-export async function lockGames(tx: Db, gameIds: string[]): Promise<void> {
-  const ids = [...new Set(gameIds)].sort();
-  if (ids.length > 0) await tx.execute(sql`select id from games where id in ${inList(ids)} order by id for no key update`);
-}
 
 /** Gives a declared offer back the stock of reservations that ended on the buyer's side (lapsed, cancelled). */
 export async function restoreDeclaredStock(tx: Db, moved: Array<{ offerId: string; quantity: number }>): Promise<void> {

@@ -60,6 +60,7 @@ import {
   offerOfSeller,
   offersOfSeller,
   offersToReprice,
+  lockGames,
   refreshMarket,
   salesOf,
   sellerCounts,
@@ -201,6 +202,8 @@ export class SellersService {
     const changed = offers
       .map((offer) => ({ ...offer, next: buyerPriceCents(offer.netPriceCents, commissions.get(offer.sellerId)!) }))
       .filter((offer) => offer.next !== offer.priceCents);
+    // The games' rows first, as placement takes them before their offers' (lockGames).
+    await lockGames(tx, changed.map((offer) => offer.gameId));
     await setOfferPrices(tx, changed.map((offer) => ({ id: offer.id, priceCents: offer.next })));
     return refreshMarket(tx, changed.map((offer) => offer.gameId));
   }
@@ -329,6 +332,8 @@ export class SellersService {
     if (patch.status !== undefined) set.status = patch.status;
     if (Object.keys(set).length > 0) {
       const games = await this.db.transaction(async (tx) => {
+        // The game's row first, as placement takes it before the offer's (lockGames).
+        await lockGames(tx, [offer.gameId]);
         await updateOffer(tx, seller.id, id, set);
         return refreshMarket(tx, [offer.gameId]);
       });

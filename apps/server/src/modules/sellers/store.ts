@@ -255,7 +255,7 @@ export async function marketOffers(db: Db, gameId: string): Promise<MarketOffer[
 export async function refreshMarket(tx: Db, gameIds: Iterable<string>): Promise<GameStock[]> {
   const ids = [...new Set(gameIds)].sort();
   if (ids.length === 0) return [];
-  await tx.execute(sql`select id from games where id in ${inList(ids)} order by id for no key update`);
+  await lockGames(tx, ids);
   return queryRows<GameStock>(
     tx,
     sql`update games g set market_price_cents = m.price, market_stock = m.stock, updated_at = now()
@@ -278,6 +278,16 @@ const SELLABLE_OFFER = sql.raw(`o.status = 'active' and s.status = 'active' and 
 export const OFFER_STOCK = sql.raw(
   `(case when o.delivery = 'declared' then o.declared_stock else (select count(*) from seller_keys k where k.offer_id = o.id and k.state = 'available') end)::int`,
 );
+
+/**
+ * Locks games rows in id order, the lock an UPDATE takes. Placement locks a game's row before its
+ * offers' (declared stock, keys); every writer of offers over games already on sale takes the games
+ * first too, so the two orders never meet in a deadlock.
+ */
+export async function lockGames(tx: Db, gameIds: Iterable<string>): Promise<void> {
+  const ids = [...new Set(gameIds)].sort();
+  if (ids.length > 0) await tx.execute(sql`select id from games where id in ${inList(ids)} order by id for no key update`);
+}
 
 /** What a game shows: the house's stock (none once it left the feed) and every seller's. */
 export const SHOWN_STOCK = sql.raw(`(case when g.active then g.stock else 0 end + g.market_stock)`);
