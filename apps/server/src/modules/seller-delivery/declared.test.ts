@@ -172,6 +172,27 @@ describe('declared stock', () => {
     expect(await balance()).toBe(0);
   });
 
+  it("ignores a seller's answer that comes after the deadline, fails over, and cancels", async () => {
+    const game = await t.gameWithStock(5, 14);
+    const { fake } = await declaredSeller('slow-provide', game, await justUnderHouse(game));
+    fake.delayMs = 700;
+    const buyer = await t.buyer();
+    const { order } = await t.order(buyer, game, 1);
+    const paid = await deliver(buyer, order._id);
+    expect(paid.deliveryStatus).toBe('Delivered');
+    expect(paid.lines[0]!.seller).toBe('Keystore');
+    expect(fake.callsOf('provide')).toHaveLength(3);
+    // The seller did hand keys over, each too late: none of them is the buyer's, and the seller is told to cancel.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const handed = [...fake.handedOver.values()].flat();
+    expect(handed.length).toBeGreaterThan(0);
+    const [purchase] = (await call<Array<{ _id: string; orderId: string }>>(buyer, 'GET', '/api/purchases')).body.filter((p) => p.orderId === order._id);
+    const key = (await call<{ key: string }>(buyer, 'GET', `/api/purchases/${purchase!._id}/key`)).body.key;
+    expect(handed).not.toContain(key);
+    await t.app.sellerDelivery.sendDueCancels();
+    expect(fake.callsOf('cancel')).toHaveLength(1);
+  });
+
   it('fails at once on the wrong number of keys or a key the store knows, and moves on', async () => {
     const game = await t.gameWithStock(5, 3);
     const net = await justUnderHouse(game);
