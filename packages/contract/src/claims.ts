@@ -1,54 +1,17 @@
-// Claims (issue 24): a buyer reports a key that does not work; its seller replaces it or rejects the
-// claim within a day, the owner decides what is left, and a seller's silence refunds the key from its balance.
+// Claims' requests and answers (issue 24); the rules, constants and texts are in claim-rules.ts.
 import { z } from 'zod';
+import { CLAIM_OUTCOMES, CLAIM_REASONS, CLAIM_STATES, claimMessages, claimMessageProblem, claimRejectProblem } from './claim-rules.ts';
 import { idField, safeText } from './fields.ts';
 
-export const CLAIM_REASONS = ['already-redeemed', 'wrong-region', 'invalid-key', 'other'] as const;
-export type ClaimReason = (typeof CLAIM_REASONS)[number];
-/** open: the seller has a day to answer; rejected: the owner decides; the others are final. */
-export const CLAIM_STATES = ['open', 'rejected', 'replaced', 'refunded', 'declined'] as const;
-export type ClaimState = (typeof CLAIM_STATES)[number];
-export const CLAIM_OUTCOMES = ['replace', 'refund', 'reject'] as const;
-export type ClaimOutcome = (typeof CLAIM_OUTCOMES)[number];
-
-/** A key can be reported within the terms' refund window of its delivery. */
-export const CLAIM_WINDOW_DAYS = 30;
-/** The seller's time to replace or reject a claim; after it the key's price is refunded from its balance. */
-export const CLAIM_ANSWER_HOURS = 24;
-export const CLAIM_MESSAGE_MAX = 1000;
-
-export const CLAIM_REASON_LABELS: Record<ClaimReason, string> = {
-  'already-redeemed': 'Already redeemed',
-  'wrong-region': 'Wrong region',
-  'invalid-key': 'Invalid key',
-  other: 'Other',
+/** A rule of claim-rules.ts as a refinement: its message, when it finds a problem. */
+const byRule = (rule: (value: string) => string | undefined) => (value: string, context: z.core.$RefinementCtx) => {
+  const problem = rule(value);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
 };
-
-export const CLAIM_STATE_LABELS: Record<ClaimState, string> = {
-  open: 'Waiting for the seller',
-  rejected: 'Waiting for Keystore',
-  replaced: 'Replaced',
-  refunded: 'Refunded',
-  declined: 'Declined',
-};
-
-export const claimMessages = {
-  claimNotFound: 'Claim not found',
-  reasonInvalid: 'Reason must be already-redeemed, wrong-region, invalid-key or other',
-  messageInvalid: `Message must be at most ${CLAIM_MESSAGE_MAX} characters`,
-  rejectMessageInvalid: `Please say why, in 1 to ${CLAIM_MESSAGE_MAX} characters`,
-  outcomeInvalid: 'Outcome must be replace, refund or reject',
-  notRevealed: 'Reveal the key before reporting a problem with it',
-  tooLate: `Keys can be reported within ${CLAIM_WINDOW_DAYS} days of delivery`,
-  alreadyOpen: 'This key already has an open claim',
-  decided: 'This claim is already decided',
-  noReplacement: 'No replacement key could be had for this offer',
-  houseKey: 'Keystore answers claims on its own keys: the owner decides them in the back office',
-} as const;
 
 export const claimRequestSchema = z.object({
   reason: z.enum(CLAIM_REASONS, { error: claimMessages.reasonInvalid }),
-  message: safeText(claimMessages.messageInvalid).trim().max(CLAIM_MESSAGE_MAX, claimMessages.messageInvalid).default(''),
+  message: safeText(claimMessages.messageInvalid).trim().superRefine(byRule(claimMessageProblem)).default(''),
 });
 export type ClaimRequest = z.input<typeof claimRequestSchema>;
 
@@ -79,10 +42,10 @@ export const claimAnswerSchema = z.object({ claim: claimSchema }).meta({ id: 'Cl
 export const claimListSchema = z.array(claimSchema);
 export const claimIdParamsSchema = z.object({ id: idField(claimMessages.claimNotFound) });
 export const claimRejectSchema = z.object({
-  message: safeText(claimMessages.rejectMessageInvalid).trim().min(1, claimMessages.rejectMessageInvalid).max(CLAIM_MESSAGE_MAX, claimMessages.rejectMessageInvalid),
+  message: safeText(claimMessages.rejectMessageInvalid).trim().superRefine(byRule(claimRejectProblem)),
 });
 export const claimDecisionSchema = z.object({
   outcome: z.enum(CLAIM_OUTCOMES, { error: claimMessages.outcomeInvalid }),
-  note: safeText(claimMessages.messageInvalid).trim().max(CLAIM_MESSAGE_MAX, claimMessages.messageInvalid).default(''),
+  note: safeText(claimMessages.messageInvalid).trim().superRefine(byRule(claimMessageProblem)).default(''),
 });
 export const adminClaimsQuerySchema = z.object({ state: z.enum(CLAIM_STATES, { error: 'Unknown claim state' }).optional() });

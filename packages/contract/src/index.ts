@@ -32,5 +32,7 @@ export * from './notifications.ts';
 export * from './news.ts';
 export * from './admin.ts';
 export * from './sellers.ts';
+export * from './seller-delivery-rules.ts';
 export * from './seller-delivery.ts';
+export * from './claim-rules.ts';
 export * from './claims.ts';

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { MAX_SEARCH_LENGTH, ORDER_CURRENCY } from './constants.ts';
 import { idField, safeText } from './fields.ts';
-import { offerDeliveryFields, SCORE_FLOOR_MESSAGE as scoreFloorInvalid, sellerScoreSchema } from './seller-delivery.ts';
+import { SCORE_FLOOR_MESSAGE as scoreFloorInvalid } from './seller-delivery-rules.ts';
+import { offerDeliveryFields, sellerScoreSchema } from './seller-delivery.ts';
 import { validationMessages } from './messages.ts';
 import { emailProblem, normalizeEmail } from './rules.ts';
 import {

@@ -54,6 +54,7 @@ describe('the back office for the admin', () => {
       ['Catalogue', '/admin/catalogue'],
       ['Sellers', '/admin/sellers'],
       ['Payouts', '/admin/payouts'],
+      ['Claims', '/admin/claims'],
       ['Support', '/admin/support'],
       ['Audit log', '/admin/audit'],
       ['News', '/admin/news'],

@@ -4,6 +4,7 @@ import { NotFoundPage } from '../app/not-found-page.tsx';
 import {
   AdminAuditPage,
   AdminCataloguePage,
+  AdminClaimsPage,
   AdminDashboardPage,
   AdminOrderPage,
   AdminOrdersPage,
@@ -32,6 +33,7 @@ export default function BackOffice() {
         <Route path="catalogue" element={<AdminCataloguePage />} />
         <Route path="sellers" element={<AdminSellersPage />} />
         <Route path="payouts" element={<AdminPayoutsPage />} />
+        <Route path="claims" element={<AdminClaimsPage />} />
         <Route path="support" element={<AdminSupportPage />} />
         <Route path="audit" element={<AdminAuditPage />} />
         <Route path="news" element={<AdminNewsPage />} />

@@ -19,6 +19,9 @@ import type {
   AdminUserList,
   AdminUserPatch,
   AuditList,
+  Claim,
+  ClaimOutcome,
+  ClaimState,
   DeliveryStatus,
   LedgerBalance,
   Notification,
@@ -47,6 +50,7 @@ const keys = {
   sellers: [...ADMIN, 'sellers'] as const,
   payouts: [...ADMIN, 'payouts'] as const,
   ledger: [...ADMIN, 'ledger'] as const,
+  claims: [...ADMIN, 'claims'] as const,
 };
 
 /** A query string of the filters that are set ('' when none is). */
@@ -258,5 +262,29 @@ export function useMarkPayoutPaid() {
     mutationFn: ({ id, reference }: { id: string; reference: string }) =>
       apiSend<Payout, { reference: string }>('POST', `/api/admin/payouts/${encodeURIComponent(id)}/paid`, { reference }),
     onSettled: () => Promise.all(PAYOUT_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}
+
+// --- Claims (issue 24) ---------------------------------------------------------------------------
+
+/** Claims in one state, or all, newest first. */
+export function claimsQuery(state: ClaimState | undefined) {
+  return queryOptions({
+    queryKey: [...keys.claims, state],
+    queryFn: () => apiGet<Claim[]>(`/api/admin/claims${searchOf({ state })}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Decides an open or rejected claim: a new key, a refund from the seller's balance, or no. A refund or a
+ * replacement moves money and stock, so the sellers, the ledger, the orders and the figures are read again.
+ */
+export function useDecideClaim() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, outcome, note }: { id: string; outcome: ClaimOutcome; note: string }) =>
+      apiSend<{ claim: Claim }, { outcome: ClaimOutcome; note: string }>('POST', `/api/admin/claims/${encodeURIComponent(id)}/decide`, { outcome, note }),
+    onSettled: () => Promise.all([keys.claims, keys.sellers, keys.ledger, keys.orders, keys.stats, keys.audit].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

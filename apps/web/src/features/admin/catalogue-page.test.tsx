@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adminGameListSchema, adminGameSchema, adminMessages, adminSettingsSchema, sellerMessages, syncRunListSchema } from '@keystore/contract';
+import { adminGameListSchema, adminGameSchema, adminMessages, adminSettingsSchema, SCORE_FLOOR_MESSAGE, sellerMessages, syncRunListSchema } from '@keystore/contract';
 import { testAdminGame, testAdminGameList, testSyncRun } from '../../test/admin-fixtures.ts';
 import { answer } from '../../test/contract-fixtures.ts';
 import { json, renderWithQueries, resetTestState, stubApi } from '../../test/fixtures.tsx';
@@ -84,5 +84,34 @@ describe('the catalogue page', () => {
     expect(calls.filter((call) => call.route.startsWith('PATCH')).map(({ route, body }) => [route, body])).toEqual([
       ['PATCH /api/admin/settings', { sellerCommissionPercent: 12, sellerCommissionFixed: 0.25 }],
     ]);
+  });
+
+  it('saves the sellers’ score floor, refusing one out of range', async () => {
+    const calls = stubApi({
+      'GET /api/admin/sync-runs': () => answer(syncRunListSchema, []),
+      'GET /api/admin/settings': () => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80 }),
+      'GET /api/admin/games': () => answer(adminGameListSchema, testAdminGameList([])),
+      'PATCH /api/admin/settings': ({ body }) => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, ...(body as object) }),
+    });
+    renderWithQueries(
+      <MemoryRouter>
+        <AdminCataloguePage />
+        <Toasts />
+      </MemoryRouter>,
+    );
+    const form = await screen.findByRole('form', { name: 'Seller score floor' });
+    const floor = within(form).getByLabelText('Seller score floor (0–100)');
+    expect((floor as HTMLInputElement).value).toBe('80');
+    const user = userEvent.setup();
+    await user.clear(floor);
+    await user.type(floor, '101');
+    await user.click(within(form).getByRole('button', { name: 'Save floor' }));
+    expect(within(form).getByText(SCORE_FLOOR_MESSAGE)).toBeTruthy();
+
+    await user.clear(floor);
+    await user.type(floor, '85');
+    await user.click(within(form).getByRole('button', { name: 'Save floor' }));
+    expect(await screen.findByText('Sellers scoring below 85 leave the store at once.')).toBeTruthy();
+    expect(calls.filter((call) => call.route.startsWith('PATCH')).map(({ body }) => body)).toEqual([{ sellerScoreFloor: 85 }]);
   });
 });

@@ -2,17 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import type { AdminGame, AdminGamePatch } from '@keystore/contract';
-import { MARKUP_PERCENT_MAX, MARKUP_PERCENT_MIN, markupProblem, priceOverrideProblem } from '@keystore/contract/admin-rules';
+import { priceOverrideProblem } from '@keystore/contract/admin-rules';
 import { messageOf } from '../../lib/api.ts';
-import { COMMISSION_PERCENT_MAX, commissionFixedProblem, commissionPercentProblem, euroCents } from '@keystore/contract/seller-rules';
 import { byRule } from '../../lib/form-rules.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { showToast } from '../../ui/toasts.tsx';
 import { AdminPage, DataTable, Pager, Time } from './admin-ui.tsx';
-import { gamesQuery, settingsQuery, syncRunsQuery, usePatchGame, usePatchSettings, useStartSync } from './api.ts';
+import { gamesQuery, syncRunsQuery, usePatchGame, useStartSync } from './api.ts';
+import { StoreSettings } from './store-settings.tsx';
 import styles from './admin.module.css';
 
-/** Catalogue control: the supplier's sync runs and 'Sync now', the markup, and each game's visibility and price. */
+/** Catalogue control: the supplier's sync runs and 'Sync now', the store's settings, and each game's visibility and price. */
 export function AdminCataloguePage() {
   const runs = useQuery(syncRunsQuery());
   const sync = useStartSync();
@@ -65,129 +65,9 @@ export function AdminCataloguePage() {
           {messageOf(runs.error, 'Could not load the sync runs.')}
         </p>
       )}
-      <PricingForms />
+      <StoreSettings />
       <GameList />
     </AdminPage>
-  );
-}
-
-/** The store's pricing settings side by side: the markup over the supplier, and the sellers' default commission. */
-function PricingForms() {
-  const settings = useQuery(settingsQuery());
-  if (!settings.data) return null;
-  return (
-    <div className={styles.grid}>
-      <MarkupFields markupPercent={settings.data.markupPercent} />
-      <CommissionFields percent={settings.data.sellerCommissionPercent} fixed={settings.data.sellerCommissionFixed} />
-    </div>
-  );
-}
-
-function MarkupFields({ markupPercent }: { markupPercent: number }) {
-  const patch = usePatchSettings();
-  const { register, handleSubmit, formState } = useForm<{ markup: string }>({ defaultValues: { markup: String(markupPercent) } });
-  const problem = formState.errors.markup?.message;
-  const save = handleSubmit(({ markup }) =>
-    patch.mutate(
-      { markupPercent: Number(markup) },
-      {
-        onSuccess: () => showToast('The markup applies from the next sync.'),
-        onError: (error) => showToast(messageOf(error, 'The markup was not saved. Please try again.'), 'error'),
-      },
-    ),
-  );
-  return (
-    <form className={styles.panel} onSubmit={save} noValidate aria-labelledby="markup-title">
-      <h2 id="markup-title" className={styles.subtitle}>
-        Markup
-      </h2>
-      <div className={styles.filters}>
-      <div className={styles.field}>
-        <label htmlFor="markup">
-          Markup over the supplier’s price ({MARKUP_PERCENT_MIN}–{MARKUP_PERCENT_MAX} %)
-        </label>
-        <input
-          id="markup"
-          type="number"
-          inputMode="decimal"
-          step="0.1"
-          {...register('markup', { validate: byRule(markupProblem) })}
-          {...(problem ? { 'aria-invalid': true, 'aria-describedby': 'markup-error' } : {})}
-        />
-        {problem && (
-          <span id="markup-error" className={styles.problem} role="alert">
-            {problem}
-          </span>
-        )}
-      </div>
-        <button type="submit" className={styles.primary} disabled={patch.isPending}>
-          Save markup
-        </button>
-      </div>
-    </form>
-  );
-}
-
-/** The commission every seller pays unless the owner set one for it (Sellers page): a percent of the net price plus a fixed amount. */
-function CommissionFields({ percent, fixed }: { percent: number; fixed: number }) {
-  const patch = usePatchSettings();
-  const { register, handleSubmit, formState } = useForm<{ percent: string; fixed: string }>({ defaultValues: { percent: String(percent), fixed: fixed.toFixed(2) } });
-  const { errors } = formState;
-  const save = handleSubmit((fields) =>
-    patch.mutate(
-      { sellerCommissionPercent: Number(fields.percent.trim()), sellerCommissionFixed: euroCents(fields.fixed)! / 100 },
-      {
-        onSuccess: () => showToast('The default commission applies at once to sellers without one of their own.'),
-        onError: (error) => showToast(messageOf(error, 'The commission was not saved. Please try again.'), 'error'),
-      },
-    ),
-  );
-  return (
-    <form className={styles.panel} onSubmit={save} noValidate aria-labelledby="commission-title">
-      <h2 id="commission-title" className={styles.subtitle}>
-        Sellers’ default commission
-      </h2>
-      <div className={styles.filters}>
-        <div className={styles.field}>
-          <label htmlFor="commission-percent">Percent of the net price (0–{COMMISSION_PERCENT_MAX} %)</label>
-          <input
-            id="commission-percent"
-            className={styles.price}
-            type="number"
-            inputMode="decimal"
-            step="0.01"
-            {...register('percent', { validate: byRule(commissionPercentProblem) })}
-            {...(errors.percent ? { 'aria-invalid': true, 'aria-describedby': 'commission-percent-error' } : {})}
-          />
-          {errors.percent && (
-            <span id="commission-percent-error" className={styles.problem} role="alert">
-              {errors.percent.message}
-            </span>
-          )}
-        </div>
-        <div className={styles.field}>
-          <label htmlFor="commission-fixed">Plus per key (€)</label>
-          <input
-            id="commission-fixed"
-            className={styles.price}
-            type="number"
-            inputMode="decimal"
-            step="0.01"
-            min="0"
-            {...register('fixed', { validate: byRule(commissionFixedProblem) })}
-            {...(errors.fixed ? { 'aria-invalid': true, 'aria-describedby': 'commission-fixed-error' } : {})}
-          />
-          {errors.fixed && (
-            <span id="commission-fixed-error" className={styles.problem} role="alert">
-              {errors.fixed.message}
-            </span>
-          )}
-        </div>
-        <button type="submit" className={styles.primary} disabled={patch.isPending}>
-          Save commission
-        </button>
-      </div>
-    </form>
   );
 }
 

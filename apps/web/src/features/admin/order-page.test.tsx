@@ -44,6 +44,29 @@ describe('an order in the back office', () => {
     ]);
   });
 
+  it('shows a declared-stock seller’s reservation and the calls to its endpoint in the timeline, marked as the seller’s', async () => {
+    const order = testAdminOrder();
+    stubApi({
+      'GET /api/admin/orders/o1': () =>
+        answer(
+          adminOrderSchema,
+          testAdminOrder({
+            timeline: [
+              ...order.timeline.slice(0, 2),
+              { at: '2026-11-24T10:16:05Z', kind: 'seller', from: 'reserved', to: 'KeyShack · Hades × 1: provided', actor: 'seller:KeyShack', reason: null },
+              { at: '2026-11-24T10:16:06Z', kind: 'seller', from: null, to: 'KeyShack: provide → 504 in 30000 ms', actor: 'seller:KeyShack', reason: 'timed out' },
+            ],
+          }),
+        ),
+    });
+    renderOrder();
+    const timeline = await screen.findByRole('table', { name: 'Timeline' });
+    expect(within(timeline).getAllByRole('row').slice(3).map((row) => row.textContent)).toEqual([
+      '2026-11-24 10:16Seller KeyShack · Hades × 1: provided (was reserved)seller:KeyShack—',
+      '2026-11-24 10:16Seller KeyShack: provide → 504 in 30000 msseller:KeyShacktimed out',
+    ]);
+  });
+
   it('refunds after the confirm dialog, with the reason, then loads the order again', async () => {
     let refunded = false;
     const calls = stubApi({

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import type { OrderEvent } from '@keystore/contract';
 import { adminMessages } from '@keystore/contract/admin-rules';
 import { messageOf } from '../../lib/api.ts';
 import { formatEuro } from '../../lib/money.ts';
@@ -135,7 +136,7 @@ export function AdminOrderPage() {
               <tr key={`${event.at}-${n}`}>
                 <th scope="row"><Time iso={event.at} /></th>
                 <td>
-                  {event.kind === 'action' ? event.to : `${event.kind === 'delivery' ? 'Delivery: ' : ''}${event.from ?? 'new'} → ${event.to}`}
+                  <TimelineChange event={event} />
                 </td>
                 <td className={styles.mono}>{event.actor}</td>
                 <td>{event.reason ?? '—'}</td>
@@ -156,5 +157,22 @@ export function AdminOrderPage() {
         />
       )}
     </AdminPage>
+  );
+}
+
+/**
+ * A timeline entry's change: an admin's action as it is, a status or delivery move as "from → to", and a
+ * declared-stock seller's entry (issue 24) marked as the seller's. Its text names its subject itself
+ * ("KeyShack · Hades × 1: provided", "KeyShack: provide → 200 in 340 ms") and is shown as the server
+ * wrote it, a move followed by the state it left.
+ */
+function TimelineChange({ event }: { event: OrderEvent }) {
+  if (event.kind === 'action') return event.to;
+  if (event.kind !== 'seller') return `${event.kind === 'delivery' ? 'Delivery: ' : ''}${event.from ?? 'new'} → ${event.to}`;
+  return (
+    <>
+      <span className={styles.badge}>Seller</span> {event.to}
+      {event.from && <span className={styles.muted}> (was {event.from})</span>}
+    </>
   );
 }

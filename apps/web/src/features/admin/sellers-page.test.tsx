@@ -32,7 +32,16 @@ describe('the sellers page', () => {
     let pending = true;
     const calls = stubApi({
       'GET /api/admin/sellers': () =>
-        list([testAdminSeller({ customCommission: true, commission: { percent: 8.5, fixed: 0.3 }, holdDays: 7 }), applicant(), house()]),
+        list([
+          testAdminSeller({
+            customCommission: true,
+            commission: { percent: 8.5, fixed: 0.3 },
+            holdDays: 7,
+            score: { value: 94, onFirstTry: 0.98, p90ProvideSeconds: 3, claimsPer100: 0.5, refunds: 0, deliveries: 41 },
+          }),
+          applicant(),
+          house(),
+        ]),
       'GET /api/admin/sellers?status=pending': () => list(pending ? [applicant()] : []),
       'GET /api/admin/sellers?status=pending&q=pixel': () => list(pending ? [applicant()] : []),
       'PATCH /api/admin/sellers/s2': () => {
@@ -43,8 +52,10 @@ describe('the sellers page', () => {
     renderSellers();
     const table = await screen.findByRole('table', { name: 'Sellers' });
     expect(within(table).getByRole('rowheader', { name: 'KeyShack' }).parentElement!.textContent).toBe(
-      'KeyShack Activesales@keyshack.example DE8.5 % + €0.30700€0.00€0.002026-01-01 00:00SuspendEdit terms',
+      'KeyShack Activesales@keyshack.example DE8.5 % + €0.30700' + '9441 deliveries' + '€0.00€0.002026-01-01 00:00SuspendEdit terms',
     );
+    // The house has no score of its own.
+    expect([...within(table).getByRole('rowheader', { name: /Keystore/ }).parentElement!.children].map((cell) => cell.textContent)[7]).toBe('—');
     expect(within(table).getByRole('rowheader', { name: 'Pixel Keys' }).parentElement!.textContent).toContain('10 % (store default)');
     // The house seller (the supplier's feed) is listed, but has no status or terms to change.
     expect(within(table).getByText('The supplier’s feed')).toBeTruthy();

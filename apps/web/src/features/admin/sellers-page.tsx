@@ -77,7 +77,8 @@ function statusChange(seller: AdminSeller): Change & { label: string; tone: 'pri
 }
 
 /**
- * The marketplace's sellers (issue 23), by status and name or contact e-mail: approve an applicant,
+ * The marketplace's sellers (issues 23, 24), by status and name or contact e-mail, with their score and
+ * the deliveries it counts (the house has none): approve an applicant,
  * suspend or reactivate a seller, and set its commission (or the store's default) and hold days, each
  * change confirmed first.
  */
@@ -169,6 +170,7 @@ export function AdminSellersPage() {
               { label: 'Hold days', numeric: true },
               { label: 'Offers', numeric: true },
               { label: 'Keys in stock', numeric: true },
+              { label: 'Score', numeric: true },
               { label: 'On hold', numeric: true },
               { label: 'Available', numeric: true },
               'Joined',
@@ -240,6 +242,18 @@ function SellerRow({ seller, busy, onAsk, onEdit }: SellerRowProps) {
       <td className={styles.number}>{seller.holdDays}</td>
       <td className={styles.number}>{seller.offers}</td>
       <td className={styles.number}>{seller.keysInStock}</td>
+      <td className={styles.number}>
+        {seller.house ? (
+          '—'
+        ) : (
+          <>
+            {seller.score.value}
+            <span className={`${styles.hint} ${styles.nowrap}`}>
+              {seller.score.deliveries} deliver{seller.score.deliveries === 1 ? 'y' : 'ies'}
+            </span>
+          </>
+        )}
+      </td>
       <td className={styles.number}>{formatEuro(seller.balance.held)}</td>
       <td className={styles.number}>{formatEuro(seller.balance.available)}</td>
       <td>

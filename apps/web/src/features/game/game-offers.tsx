@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { Game, GameOffer } from '@keystore/contract';
-import { sellerMessages } from '@keystore/contract/seller-rules';
+import { HOUSE_SELLER_NAME, sellerMessages } from '@keystore/contract/seller-rules';
 import { addToCart, removeFromCart, setCartQuantity, useCartQuantity } from '../../lib/cart.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { QuantityControl } from '../../ui/quantity-control.tsx';
@@ -23,7 +23,10 @@ export default function GameOffers({ game }: { game: Game }) {
   const others = offers.slice(1);
   return (
     <div className={styles.offers}>
-      <p className={styles.soldBy}>{sellerMessages.soldBy(best.seller.name)}</p>
+      <p className={styles.soldBy}>
+        {sellerMessages.soldBy(best.seller.name)}
+        <ScoreBadge seller={best.seller} />
+      </p>
       {others.length > 0 && (
         <>
           <button type="button" className={styles.toggle} aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
@@ -46,7 +49,10 @@ function OfferRow({ game, offer }: { game: Game; offer: GameOffer }) {
   const label = `${game.title} from ${offer.seller.name}`;
   return (
     <li className={styles.row}>
-      <span className={styles.seller}>{offer.seller.name}</span>
+      <span className={styles.seller}>
+        <span>{offer.seller.name}</span>
+        <ScoreBadge seller={offer.seller} />
+      </span>
       <span className={styles.price}>{formatEuro(offer.price)}</span>
       <span className={styles.stock}>{offer.stock === 1 ? '1 key' : `${offer.stock} keys`}</span>
       {quantity > 0 ? (
@@ -67,5 +73,21 @@ function OfferRow({ game, offer }: { game: Game; offer: GameOffer }) {
         </button>
       )}
     </li>
+  );
+}
+
+/**
+ * A seller's score from its outcomes (issue 24), "★ 94", read out as "Seller score 94 of 100". None for the
+ * house: its keys come from the supplier, and its 90 is only the starting score it stands in with.
+ */
+export function ScoreBadge({ seller }: { seller: GameOffer['seller'] }) {
+  if (seller.name === HOUSE_SELLER_NAME) return null;
+  return (
+    <>
+      {' '}
+      <span className={styles.score} role="img" aria-label={`Seller score ${seller.score} of 100`} title="Seller score from deliveries, claims and refunds over 90 days">
+        ★ {seller.score}
+      </span>
+    </>
   );
 }

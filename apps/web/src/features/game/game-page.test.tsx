@@ -140,9 +140,9 @@ describe('the game page', () => {
 
   it('names the seller of the price shown, and offers the other sellers each with its own Add to cart', async () => {
     answer(200, game, 'g1', [
-      { offerId: 'offer0000000000001', seller: { name: 'KeyShack', score: 90 }, price: 27.5, stock: 3 },
+      { offerId: 'offer0000000000001', seller: { name: 'KeyShack', score: 94 }, price: 27.5, stock: 3 },
       houseOffer(),
-      { offerId: 'offer0000000000002', seller: { name: 'PixelKeys', score: 90 }, price: 31, stock: 1 },
+      { offerId: 'offer0000000000002', seller: { name: 'PixelKeys', score: 81 }, price: 31, stock: 1 },
     ]);
     renderPage();
     render(<CartLines />);
@@ -154,11 +154,35 @@ describe('the game page', () => {
     const rows = within(screen.getByRole('list', { name: 'Other offers' })).getAllByRole('listitem');
     expect(rows.map((row) => row.textContent)).toEqual([
       expect.stringContaining('Keystore€29.9912 keys'),
-      expect.stringContaining('PixelKeys€31.001 key'),
+      expect.stringContaining('PixelKeys ★ 81€31.001 key'),
     ]);
     fireEvent.click(within(rows[1]!).getByRole('button', { name: 'Add to cart: Ghost of Tsushima from PixelKeys' }));
     expect(within(rows[1]!).getByRole('spinbutton', { name: 'Quantity of Ghost of Tsushima from PixelKeys' })).toBeTruthy();
     expect(screen.getByRole('list', { name: 'Cart' }).textContent).toBe('g1 offer0000000000002 PixelKeys 31 1');
+  });
+
+  it('shows each seller’s score beside its name, read out of 100, and none for the house', async () => {
+    answer(200, game, 'g1', [
+      { offerId: 'offer0000000000001', seller: { name: 'KeyShack', score: 94 }, price: 27.5, stock: 3 },
+      houseOffer(),
+      { offerId: 'offer0000000000002', seller: { name: 'PixelKeys', score: 81 }, price: 31, stock: 1 },
+    ]);
+    renderPage();
+    const soldBy = await screen.findByText(sellerMessages.soldBy('KeyShack'));
+    const badge = within(soldBy).getByRole('img', { name: 'Seller score 94 of 100' });
+    expect(badge.textContent).toBe('★ 94');
+    fireEvent.click(screen.getByRole('button', { name: '2 other offers from €29.99' }));
+    const others = within(screen.getByRole('list', { name: 'Other offers' }));
+    expect(others.getByRole('img', { name: 'Seller score 81 of 100' }).textContent).toBe('★ 81');
+    // The house's offer (Keystore) has none.
+    expect(others.getAllByRole('img')).toHaveLength(1);
+  });
+
+  it('shows no sellers’ score when the house is the only seller', async () => {
+    answer(200, game);
+    renderPage();
+    expect(await screen.findByText('Sold by Keystore')).toBeTruthy();
+    expect(screen.queryByRole('img', { name: /Seller score/ })).toBeNull();
   });
 
   it('shows no other offers when the house is the only seller', async () => {

@@ -1,9 +1,12 @@
-import { queryOptions, useMutation } from '@tanstack/react-query';
-import type { Purchase, PurchaseKey } from '@keystore/contract';
-import { apiGet } from '../../lib/api.ts';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Claim, ClaimRequest, Purchase, PurchaseKey } from '@keystore/contract';
+import { apiGet, apiSend } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
-// The library's calls (SPEC §7, purchases). The order it watches after a payment is lib/orders.ts' orderQuery.
+// The library's calls (SPEC §7, purchases; issue 24, claims). The order it watches after a payment is lib/orders.ts' orderQuery.
+
+/** The signed-in customer's claims, newest first: only the library reads them. */
+const claimsKey = ['claims'] as const;
 
 /** The signed-in customer's delivered keys (GET /api/purchases): fetched afresh each time the library opens. */
 export function purchasesQuery() {
@@ -18,5 +21,25 @@ export function useRevealKey() {
   return useMutation({
     mutationFn: (purchaseId: string) => apiGet<PurchaseKey>(`/api/purchases/${encodeURIComponent(purchaseId)}/key`),
     gcTime: 0,
+  });
+}
+
+/** The customer's claims on their keys (GET /api/claims), newest first, each with its state. */
+export function claimsQuery() {
+  return queryOptions({ queryKey: claimsKey, queryFn: () => apiGet<Claim[]>('/api/claims'), staleTime: 0, retry: false });
+}
+
+/**
+ * Reports a problem with a key (POST /api/purchases/{id}/claim). The new claim goes to the front of the
+ * list at once, so its card shows the claim's state as the form closes; the list is then read again.
+ */
+export function useReportProblem(purchaseId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: ClaimRequest) => apiSend<{ claim: Claim }, ClaimRequest>('POST', `/api/purchases/${encodeURIComponent(purchaseId)}/claim`, request),
+    onSuccess: ({ claim }) => {
+      queryClient.setQueryData<Claim[]>(claimsKey, (claims = []) => [claim, ...claims]);
+      void queryClient.invalidateQueries({ queryKey: claimsKey });
+    },
   });
 }

@@ -1,14 +1,15 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { purchaseKeySchema } from '@keystore/contract';
+import { claimAnswerSchema, claimListSchema, claimMessages, purchaseKeySchema, type Claim } from '@keystore/contract';
 import { addToCart, clearCart, type CartItem } from '../../lib/cart.ts';
 import { signIn } from '../../lib/session.ts';
 import { STORAGE_KEYS } from '../../lib/storage-keys.ts';
 import { answer, testGameListItem, testOrder, testOrderLine, testPurchase, testUser } from '../../test/contract-fixtures.ts';
 import { AuthDialogProbe, json, networkError, resetTestState, restoringSession, stubApi } from '../../test/fixtures.tsx';
+import { testClaim } from '../../test/seller-fixtures.ts';
 import { LibraryPage } from './library-page.tsx';
 
 function renderLibrary(path = '/library') {
@@ -69,6 +70,7 @@ describe('the library', () => {
     const user = userEvent.setup();
     const calls = stubApi({
       'GET /api/purchases': () => json(200, [purchase]),
+      'GET /api/claims': () => json(200, []),
       'GET /api/purchases/k1/key': () => answer(purchaseKeySchema, { key: 'DEMO-ABCD-1234' }),
     });
     act(() => signIn('token-1', testUser()));
@@ -77,7 +79,7 @@ describe('the library', () => {
     expect(screen.getByRole('heading', { level: 2, name: 'Hades' })).toBeTruthy();
     expect(card.textContent).toContain('Steam');
     expect(screen.queryByText('Product Key:')).toBeNull();
-    expect(calls.map((call) => call.route)).toEqual(['GET /api/purchases']);
+    await waitFor(() => expect(calls.map((call) => call.route)).toEqual(['GET /api/purchases', 'GET /api/claims']));
 
     await user.click(screen.getByRole('button', { name: 'Reveal Key of Hades' }));
     expect(await screen.findByText('Product Key:')).toBeTruthy();
@@ -90,6 +92,7 @@ describe('the library', () => {
     let delivered = false;
     stubApi({
       'GET /api/purchases': () => json(200, delivered ? [purchase] : []),
+      'GET /api/claims': () => json(200, []),
       'GET /api/orders/o1': () => json(200, testOrder({ status: 'Paid', deliveryStatus: delivered ? 'Delivered' : 'Pending', lines: [] })),
     });
     act(() => signIn('token-1', testUser()));
@@ -103,6 +106,7 @@ describe('the library', () => {
   it("takes a paid order's games out of the cart, and only those (Stripe's page sends the buyer straight here)", async () => {
     stubApi({
       'GET /api/purchases': () => json(200, [purchase]),
+      'GET /api/claims': () => json(200, []),
       'GET /api/orders/o1': () => json(200, testOrder({ status: 'Paid', deliveryStatus: 'Delivered', lines: [testOrderLine({ gameId: 'g1', quantity: 1 })] })),
     });
     act(() => {
@@ -114,5 +118,71 @@ describe('the library', () => {
     await screen.findByRole('heading', { level: 2, name: 'Hades' });
     const cart = () => (JSON.parse(localStorage.getItem(STORAGE_KEYS.cart) ?? '[]') as CartItem[]).map((item) => item.game._id);
     await waitFor(() => expect(cart()).toEqual(['g9']));
+  });
+
+  it('reports a problem with a key: the reason and message are sent, and the card then shows the claim’s state', async () => {
+    const user = userEvent.setup();
+    let claims: Claim[] = [];
+    const calls = stubApi({
+      'GET /api/purchases': () => json(200, [purchase, testPurchase({ _id: 'k2', product: testGameListItem({ _id: 'g2', title: 'Celeste' }) })]),
+      'GET /api/claims': () => answer(claimListSchema, claims),
+      'POST /api/purchases/k1/claim': ({ body }) => {
+        claims = [testClaim({ purchaseId: 'k1', ...(body as Pick<Claim, 'reason' | 'message'>) })];
+        return answer(claimAnswerSchema, { claim: claims[0]! }, 201);
+      },
+    });
+    act(() => signIn('token-1', testUser()));
+    renderLibrary();
+    await user.click(await screen.findByRole('button', { name: 'Report a problem with the key of Hades' }));
+    const dialog = screen.getByRole('dialog', { name: 'Report a problem with Hades' });
+    expect(within(dialog).getAllByRole('option').map((option) => option.textContent)).toEqual(['Already redeemed', 'Wrong region', 'Invalid key', 'Other']);
+    await user.selectOptions(within(dialog).getByLabelText('What is wrong?'), 'Wrong region');
+    await user.type(within(dialog).getByLabelText('Message (optional)'), ' It asks for an EU account. ');
+    expect(within(dialog).getByText('28/1000')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const status = screen.getByText('Reported problem:');
+    expect(status.textContent).toBe('Reported problem: Waiting for the seller');
+    expect(document.activeElement).toBe(status);
+    // One open claim per key: no second report on Hades, while Celeste's key can still be reported.
+    expect(screen.queryByRole('button', { name: 'Report a problem with the key of Hades' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Report a problem with the key of Celeste' })).toBeTruthy();
+    expect(calls.find((call) => call.route === 'POST /api/purchases/k1/claim')).toMatchObject({
+      body: { reason: 'wrong-region', message: 'It asks for an EU account.' },
+      authorization: 'Bearer token-1',
+    });
+  });
+
+  it('shows the server’s refusal of a report, such as on a key not revealed yet, and keeps the form open', async () => {
+    const user = userEvent.setup();
+    stubApi({
+      'GET /api/purchases': () => json(200, [purchase]),
+      'GET /api/claims': () => json(200, []),
+      'POST /api/purchases/k1/claim': () => json(409, { error: claimMessages.notRevealed }),
+    });
+    act(() => signIn('token-1', testUser()));
+    renderLibrary();
+    await user.click(await screen.findByRole('button', { name: 'Report a problem with the key of Hades' }));
+    const dialog = screen.getByRole('dialog', { name: 'Report a problem with Hades' });
+    await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(claimMessages.notRevealed);
+    expect(screen.queryByText('Reported problem:')).toBeNull();
+  });
+
+  it('shows the latest claim on each key, and lets a key whose claim is over be reported again', async () => {
+    stubApi({
+      'GET /api/purchases': () => json(200, [purchase]),
+      'GET /api/claims': () =>
+        answer(claimListSchema, [
+          testClaim({ _id: 'c2', state: 'declined', note: 'The key was redeemed on your account.' }),
+          testClaim({ _id: 'c1', state: 'replaced', createdAt: '2026-02-01T09:00:00Z' }),
+        ]),
+    });
+    act(() => signIn('token-1', testUser()));
+    renderLibrary();
+    expect((await screen.findByText('Reported problem:')).textContent).toBe('Reported problem: Declined');
+    expect(screen.getByText('Keystore: The key was redeemed on your account.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Report a problem with the key of Hades' })).toBeTruthy();
   });
 });

@@ -1,6 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
+import type { Claim } from '@keystore/contract';
 import { useSession } from '../../lib/session.ts';
 import { PageSkeleton } from '../../ui/page-skeleton.tsx';
+import { claimsQuery } from './api.ts';
+import { KeyProblem } from './key-problem.tsx';
 import { LibraryWelcome } from './library-welcome.tsx';
 import { RevealKey } from './reveal-key.tsx';
 import { useDeliveryWatch, usePurchases } from './use-purchases.ts';
@@ -17,14 +21,25 @@ export function LibraryPage() {
   return <MyLibrary />;
 }
 
+/** Each key's latest claim, by purchase: the list comes newest first. */
+function latestClaims(claims: Claim[] | undefined): Map<string, Claim> {
+  const latest = new Map<string, Claim>();
+  for (const claim of claims ?? []) if (!latest.has(claim.purchaseId)) latest.set(claim.purchaseId, claim);
+  return latest;
+}
+
 /**
- * The customer's purchased games, one card per key. Arriving from a payment (?order=<id>), a note says
- * the keys are on their way until the order is delivered and the list is fetched again.
+ * The customer's purchased games, one card per key, with a way to report a key that does not work and
+ * the state of that report. Arriving from a payment (?order=<id>), a note says the keys are on their way
+ * until the order is delivered and the list is fetched again.
  */
 function MyLibrary() {
   const [params] = useSearchParams();
   const { data: purchases, error, refetch } = usePurchases();
   const delivering = useDeliveryWatch(params.get('order'), refetch);
+  // Claims are few and only matter beside keys: asked for once there are keys to show them on.
+  const claims = useQuery({ ...claimsQuery(), enabled: (purchases?.length ?? 0) > 0 });
+  const claimOf = latestClaims(claims.data);
 
   return (
     <section className={styles.page} aria-labelledby="library-title">
@@ -57,7 +72,10 @@ function MyLibrary() {
               <div className={styles.itemBody}>
                 <h2 className={styles.itemTitle}>{purchase.product.title}</h2>
                 <p className={styles.platform}>{purchase.product.platform}</p>
-                <RevealKey purchaseId={purchase._id} title={purchase.product.title} />
+                <div className={styles.keyArea}>
+                  <RevealKey purchaseId={purchase._id} title={purchase.product.title} />
+                  <KeyProblem purchaseId={purchase._id} title={purchase.product.title} claim={claimOf.get(purchase._id)} />
+                </div>
               </div>
             </li>
           ))}

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type {
   ApiKey,
+  Claim,
   KeyUploadAnswer,
   Offer,
   OfferPatch,
@@ -8,11 +9,14 @@ import type {
   Payout,
   PricePreview,
   QuickSearchHit,
+  Reservation,
   Seller,
   SellerApplication,
   SellerKey,
   SellerLedgerEntry,
   SellerSale,
+  SellerWebhook,
+  SellerWebhookPing,
 } from '@keystore/contract';
 import { apiGet, apiSend } from '../../lib/api.ts';
 
@@ -28,9 +32,12 @@ const keys = {
   ledger: [...SELLER, 'ledger'] as const,
   payouts: [...SELLER, 'payouts'] as const,
   apiKeys: [...SELLER, 'api-keys'] as const,
+  webhook: [...SELLER, 'webhook'] as const,
+  reservations: [...SELLER, 'reservations'] as const,
+  claims: [...SELLER, 'claims'] as const,
 };
 
-/** A page of sales or ledger entries, as the API answers it (the contract names only the schema). */
+/** A page of sales, ledger entries or reservations, as the API answers it (the contract names only the schema). */
 export interface SellerPage<Item> {
   items: Item[];
   total: number;
@@ -150,5 +157,60 @@ export function useRevokeApiKey() {
   return useMutation({
     mutationFn: (keyId: string) => apiSend<unknown>('DELETE', `/api/seller/api-keys/${id(keyId)}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.apiKeys }),
+  });
+}
+
+// --- Declared stock and claims (issue 24) --------------------------------------------------------
+
+/** The seller's webhook (never its secret), or null before one is registered. */
+export const webhookQuery = () => queryOptions({ queryKey: keys.webhook, queryFn: () => apiGet<SellerWebhook | null>('/api/seller/webhook') });
+
+/** Registers or changes the webhook; the answer carries the signing secret on the first registration only. */
+export function useSetWebhook() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (url: string) => apiSend<SellerWebhook, { url: string }>('PUT', '/api/seller/webhook', { url }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.webhook }),
+  });
+}
+
+/** A new signing secret, answered this once. */
+export function useRotateWebhookSecret() {
+  return useMutation({ mutationFn: () => apiSend<{ secret: string }>('POST', '/api/seller/webhook/rotate-secret') });
+}
+
+/** A signed ping to the webhook, and what came back. */
+export function usePingWebhook() {
+  return useMutation({ mutationFn: () => apiSend<SellerWebhookPing>('POST', '/api/seller/webhook/test') });
+}
+
+export function reservationsQuery(page: number) {
+  return queryOptions({
+    queryKey: [...keys.reservations, page],
+    queryFn: () => apiGet<SellerPage<Reservation>>(`/api/seller/reservations?page=${page}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Claims on the seller's keys, newest first (the key masked, never the buyer). */
+export const sellerClaimsQuery = () => queryOptions({ queryKey: keys.claims, queryFn: () => apiGet<Claim[]>('/api/seller/claims') });
+
+/** A replacement takes a key from the offer, so the offers, the account's counts and score change with the claims. */
+export function useReplaceClaim() {
+  const queryClient = useQueryClient();
+  const invalidateOffers = useInvalidateOffers();
+  return useMutation({
+    mutationFn: (claimId: string) => apiSend<{ claim: Claim }>('POST', `/api/seller/claims/${id(claimId)}/replace`),
+    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: keys.claims }), invalidateOffers()]),
+  });
+}
+
+/** Rejects a claim with the seller's reason: Keystore decides it then. */
+export function useRejectClaim() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ claimId, message }: { claimId: string; message: string }) =>
+      apiSend<{ claim: Claim }, { message: string }>('POST', `/api/seller/claims/${id(claimId)}/reject`, { message }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: keys.claims }),
   });
 }

@@ -4,6 +4,7 @@ import type { LedgerKind } from '@keystore/contract/seller-rules';
 import { messageOf } from '../../lib/api.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { ledgerQuery, payoutsQuery, salesQuery } from './api.ts';
+import { Pager } from './pager.tsx';
 import styles from './seller.module.css';
 
 const KIND_LABELS: Record<LedgerKind, string> = {
@@ -106,23 +107,5 @@ function Table({ title, query, empty, columns, children }: TableProps) {
       <h2 className={styles.subtitle}>{title}</h2>
       {body}
     </>
-  );
-}
-
-function Pager({ page, pageSize, total, onPage }: { page: number; pageSize: number; total: number; onPage: (page: number) => void }) {
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  if (pages === 1) return null;
-  return (
-    <nav className={styles.pager} aria-label="Pages">
-      <button type="button" className={`${styles.secondary} ${styles.small}`} disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
-      </button>
-      <span>
-        Page {page} of {pages}
-      </span>
-      <button type="button" className={`${styles.secondary} ${styles.small}`} disabled={page >= pages} onClick={() => onPage(page + 1)}>
-        Next
-      </button>
-    </nav>
   );
 }

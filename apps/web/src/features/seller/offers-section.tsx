@@ -1,17 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { Offer, QuickSearchHit } from '@keystore/contract';
+import { useState, type FormEvent } from 'react';
+import type { QuickSearchHit } from '@keystore/contract';
 import { euroCents, netPriceProblem } from '@keystore/contract/seller-rules';
 import { messageOf } from '../../lib/api.ts';
-import { formatEuro } from '../../lib/money.ts';
 import { useDebounced } from '../../lib/use-debounced.ts';
-import { gameSearchQuery, offersQuery, pricePreviewQuery, useCreateOffer, useUpdateOffer } from './api.ts';
+import { gameSearchQuery, offersQuery, useCreateOffer } from './api.ts';
+import { BuyerPrice, TYPING_PAUSE_MS } from './buyer-price.tsx';
+import { OfferRow } from './offer-row.tsx';
 import styles from './seller.module.css';
 
-/** Typing pauses this long before the game search or the price preview asks the server. */
-const TYPING_PAUSE_MS = 300;
-
-/** The seller's offers (pause, resume) and, unless the account is suspended, the form for a new one. */
+/**
+ * The seller's offers (price, pause, resume, delivery) and, unless the account is suspended, the form for
+ * a new one. A new offer sells uploaded keys; its Delivery button switches it to declared stock.
+ */
 export function OffersSection({ readOnly }: { readOnly: boolean }) {
   const offers = useQuery(offersQuery());
   return (
@@ -41,6 +42,7 @@ export function OffersSection({ readOnly }: { readOnly: boolean }) {
                 <th scope="col" className={styles.number}>
                   Buyer pays
                 </th>
+                <th scope="col">Delivery</th>
                 <th scope="col" className={styles.number}>
                   Keys
                 </th>
@@ -59,121 +61,13 @@ export function OffersSection({ readOnly }: { readOnly: boolean }) {
           </table>
         </div>
       )}
-    </>
-  );
-}
-
-/** An offer's row: its figures, Pause or Resume, and its net price changed in place with what buyers will pay. */
-function OfferRow({ offer, readOnly }: { offer: Offer; readOnly: boolean }) {
-  const update = useUpdateOffer();
-  const [editing, setEditing] = useState(false);
-  const [netPrice, setNetPrice] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const changeButton = useRef<HTMLButtonElement>(null);
-  const wasEditing = useRef(false);
-  const fieldId = `net-price-${offer._id}`;
-  useEffect(() => {
-    if (wasEditing.current && !editing) changeButton.current?.focus();
-    wasEditing.current = editing;
-  }, [editing]);
-
-  const edit = () => {
-    setNetPrice(offer.netPrice.toFixed(2));
-    setProblem(null);
-    update.reset();
-    setEditing(true);
-  };
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    const priceProblem = netPriceProblem(netPrice);
-    if (priceProblem) return setProblem(priceProblem);
-    setProblem(null);
-    update.mutate({ offerId: offer._id, patch: { netPrice: euroCents(netPrice)! / 100 } }, { onSuccess: () => setEditing(false) });
-  };
-  const toggle = () => update.mutate({ offerId: offer._id, patch: { status: offer.status === 'active' ? 'paused' : 'active' } });
-
-  const shownProblem = problem ?? (update.isError ? messageOf(update.error, 'The offer could not be changed. Please try again.') : null);
-  return (
-    <tr>
-      <th scope="row">{offer.title}</th>
-      <td className={styles.number}>
-        {editing ? (
-          <form className={styles.priceEdit} onSubmit={save} noValidate aria-label={`Net price of ${offer.title}`}>
-            <label htmlFor={fieldId} className="visually-hidden">
-              New net price for {offer.title} (€)
-            </label>
-            <span className={styles.field}>
-              <input
-                id={fieldId}
-                className={styles.price}
-                inputMode="decimal"
-                value={netPrice}
-                onChange={(event) => setNetPrice(event.target.value)}
-                onKeyDown={(event) => {
-                  if (event.key === 'Escape') setEditing(false);
-                }}
-                aria-describedby={`${fieldId}-preview`}
-                {...(shownProblem ? { 'aria-invalid': true } : {})}
-                // Focus moves to the field the seller asked to edit; Escape or Cancel gives it back to Change price.
-                autoFocus
-              />
-            </span>
-            <BuyerPrice id={`${fieldId}-preview`} netPrice={netPrice} />
-            {shownProblem && (
-              <span className={styles.problem} role="alert">
-                {shownProblem}
-              </span>
-            )}
-            <span className={styles.actions}>
-              <button type="submit" className={`${styles.primary} ${styles.small}`} disabled={update.isPending}>
-                Save
-              </button>
-              <button type="button" className={`${styles.secondary} ${styles.small}`} disabled={update.isPending} onClick={() => setEditing(false)}>
-                Cancel
-              </button>
-            </span>
-          </form>
-        ) : (
-          formatEuro(offer.netPrice)
-        )}
-      </td>
-      <td className={styles.number}>{formatEuro(offer.price)}</td>
-      <td className={styles.number}>{offer.stock}</td>
-      <td className={styles.number}>{offer.sold}</td>
-      <td>{offer.status === 'active' ? 'Active' : 'Paused'}</td>
-      {!readOnly && (
-        <td>
-          <span className={styles.actions}>
-            {!editing && (
-              <button
-                ref={changeButton}
-                type="button"
-                className={`${styles.secondary} ${styles.small}`}
-                disabled={update.isPending}
-                aria-label={`Change price of ${offer.title}`}
-                onClick={edit}
-              >
-                Change price
-              </button>
-            )}
-            <button
-              type="button"
-              className={`${styles.secondary} ${styles.small}`}
-              disabled={update.isPending}
-              aria-label={`${offer.status === 'active' ? 'Pause' : 'Resume'} ${offer.title}`}
-              onClick={toggle}
-            >
-              {offer.status === 'active' ? 'Pause' : 'Resume'}
-            </button>
-          </span>
-          {!editing && update.isError && (
-            <span className={styles.problem} role="alert">
-              {messageOf(update.error, 'The offer could not be changed. Please try again.')}
-            </span>
-          )}
-        </td>
+      {offers.data?.some((offer) => offer.delivery === 'declared') && (
+        <p className={styles.note}>
+          A declared-stock offer leaves the store for a while when many of its reservations fail, and is paused after several failures in a row: resume it once
+          your endpoint answers again. Every call to it is listed under Reservations.
+        </p>
       )}
-    </tr>
+    </>
   );
 }
 
@@ -251,17 +145,3 @@ function NewOfferForm() {
   );
 }
 
-/** What buyers will pay for the net price typed, by the seller's commission (GET /api/seller/price-preview), as it is typed. */
-export function BuyerPrice({ id, netPrice }: { id: string; netPrice: string }) {
-  const settled = useDebounced(netPrice, TYPING_PAUSE_MS);
-  const valid = netPriceProblem(settled) === undefined;
-  const preview = useQuery({ ...pricePreviewQuery(valid ? euroCents(settled)! / 100 : 0), enabled: valid });
-  let text = 'Buyers pay your net price plus the store’s commission.';
-  if (settled.trim() !== '' && !valid) text = netPriceProblem(settled)!;
-  else if (valid && preview.data) text = `Buyers pay ${formatEuro(preview.data.price)} (commission ${formatEuro(preview.data.commission)})`;
-  return (
-    <span id={id} className={styles.note} aria-live="polite">
-      {text}
-    </span>
-  );
-}

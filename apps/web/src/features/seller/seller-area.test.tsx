@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   apiKeyListSchema,
@@ -14,6 +15,7 @@ import {
   sellerSalesSchema,
   payoutListSchema,
   sellerSchema,
+  sellerDeliveryMessages,
 } from '@keystore/contract';
 import { sellerMessages } from '@keystore/contract/seller-rules';
 import { signIn } from '../../lib/session.ts';
@@ -22,17 +24,27 @@ import { AuthDialogProbe, json, openAuthDialogView, renderWithQueries, resetTest
 import { testOffer, testPayout, testSeller } from '../../test/seller-fixtures.ts';
 import { SellerArea } from './seller-area.tsx';
 
-function renderArea() {
+/** Where the router is, for the tests of the sections' addresses. */
+function PathProbe() {
+  return <output aria-label="Path">{useLocation().pathname}</output>;
+}
+
+/** The area as the router mounts it, at /seller/* (one page, routing its sections itself). */
+function renderArea(path = '/seller') {
   renderWithQueries(
-    <>
-      <SellerArea />
+    <MemoryRouter initialEntries={[path]}>
+      <Routes>
+        <Route path="/seller/*" element={<SellerArea />} />
+      </Routes>
+      <PathProbe />
       <AuthDialogProbe />
-    </>,
+    </MemoryRouter>,
   );
 }
 
 const signedIn = () => act(() => signIn('token-1', testUser()));
 const openTab = (name: string) => fireEvent.click(screen.getByRole('tab', { name }));
+const path = () => screen.getByRole('status', { name: 'Path' }).textContent;
 
 describe('the seller area', () => {
   afterEach(resetTestState);
@@ -227,5 +239,92 @@ describe('the seller area', () => {
     await waitFor(() => expect(screen.queryByRole('rowheader', { name: 'Old' })).toBeNull());
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(calls.filter((call) => call.route.startsWith('DELETE')).map((call) => call.route)).toEqual(['DELETE /api/seller/api-keys/ak1']);
+  });
+
+  it('shows the score with its four figures, and each section at its own address, the arrow keys moving between them', async () => {
+    stubApi({
+      'GET /api/seller': () =>
+        answer(sellerSchema, testSeller({ score: { value: 94, onFirstTry: 0.975, p90ProvideSeconds: 4.25, claimsPer100: 0.4, refunds: 1, deliveries: 52 } })),
+      'GET /api/seller/claims': () => json(200, []),
+      'GET /api/seller/sales?page=1': () => answer(sellerSalesSchema, { items: [], total: 0, page: 1, pageSize: 25 }),
+      'GET /api/seller/ledger?page=1': () => answer(sellerLedgerSchema, { items: [], total: 0, page: 1, pageSize: 25 }),
+      'GET /api/seller/payouts': () => answer(payoutListSchema, []),
+    });
+    signedIn();
+    renderArea('/seller/claims');
+    const claimsTab = await screen.findByRole('tab', { name: 'Claims' });
+    expect(claimsTab.getAttribute('aria-selected')).toBe('true');
+    expect(screen.getAllByRole('tab').filter((tab) => tab.tabIndex === 0)).toEqual([claimsTab]);
+    expect(await screen.findByText('No claims: no buyer has reported a problem with your keys.')).toBeTruthy();
+    const account = screen.getByLabelText('Your seller account');
+    expect(within(account).getByText('Score').nextElementSibling!.textContent).toBe('94/100');
+    const figures = screen.getByRole('region', { name: 'How your score is made' });
+    expect([...figures.querySelectorAll('dl > div')].map((figure) => figure.textContent)).toEqual([
+      'Delivered on the first try98 %',
+      'Keys handed over within (p90)4.3 s',
+      'Valid claims per 100 keys0.4',
+      'Refunds1',
+    ]);
+    expect(within(figures).getByText(/From your 52 deliveries of the last 90 days/)).toBeTruthy();
+
+    claimsTab.focus();
+    fireEvent.keyDown(claimsTab, { key: 'ArrowRight' });
+    await waitFor(() => expect(path()).toBe('/seller/sales'));
+    expect(screen.getByRole('tab', { name: 'Sales & payouts' }).getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Sales & payouts' }));
+    expect(await screen.findByText('No sales yet.')).toBeTruthy();
+  });
+
+  it('takes an unknown section’s address back to the offers', async () => {
+    stubApi({ 'GET /api/seller': () => answer(sellerSchema, testSeller()), 'GET /api/seller/offers': () => answer(offerListSchema, []) });
+    signedIn();
+    renderArea('/seller/nowhere');
+    await waitFor(() => expect(path()).toBe('/seller'));
+    expect((await screen.findByRole('tab', { name: 'Offers' })).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('switches an offer to declared stock, showing its delivery, its stock and the breaker’s badge, and the server’s refusal without a webhook', async () => {
+    let offers = [testOffer({ _id: 'o1', title: 'Celeste' })];
+    let webhook = false;
+    const calls = stubApi({
+      'GET /api/seller': () => answer(sellerSchema, testSeller({ offers: 1 })),
+      'GET /api/seller/offers': () => answer(offerListSchema, offers),
+      'GET /api/seller/webhook': () => json(200, null),
+      'PATCH /api/seller/offers/o1': () => {
+        if (!webhook) return json(409, { error: sellerDeliveryMessages.declaredNeedsWebhook });
+        offers = [testOffer({ _id: 'o1', title: 'Celeste', delivery: 'declared', declaredStock: 50, stock: 50, hiddenUntil: '2026-02-01T10:45:00Z' })];
+        return answer(offerAnswerSchema, { offer: offers[0]! });
+      },
+    });
+    signedIn();
+    renderArea();
+    const table = await screen.findByRole('table', { name: 'Your offers' });
+    expect(within(table).getByRole('rowheader', { name: 'Celeste' }).parentElement!.textContent).toContain('Uploaded keys');
+    await userEvent.click(screen.getByRole('button', { name: 'Delivery of Celeste' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delivery of Celeste' });
+    await userEvent.click(within(dialog).getByLabelText(/Declared stock —/));
+    expect(await within(dialog).findByText(/Declared stock needs your webhook/)).toBeTruthy();
+    const stock = within(dialog).getByLabelText('Declared stock (0–100,000 keys)');
+    await userEvent.clear(stock);
+    await userEvent.type(stock, '100001');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save delivery' }));
+    expect(await within(dialog).findByText(sellerDeliveryMessages.declaredStockInvalid)).toBeTruthy();
+    expect(calls.filter((call) => call.route.startsWith('PATCH'))).toEqual([]);
+
+    await userEvent.clear(stock);
+    await userEvent.type(stock, '50');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save delivery' }));
+    expect(await within(dialog).findByText(sellerDeliveryMessages.declaredNeedsWebhook)).toBeTruthy();
+
+    webhook = true;
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save delivery' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const row = within(table).getByRole('rowheader', { name: 'Celeste' }).parentElement!;
+    await waitFor(() => expect(row.textContent).toContain('Declared stock50 declared'));
+    expect(within(row).getByText(/Hidden until/).textContent).toMatch(/^Hidden until \d\d:\d\d$/);
+    expect(calls.filter((call) => call.route.startsWith('PATCH')).map((call) => call.body)).toEqual([
+      { delivery: 'declared', declaredStock: 50 },
+      { delivery: 'declared', declaredStock: 50 },
+    ]);
   });
 });
