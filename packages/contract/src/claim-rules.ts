@@ -40,6 +40,8 @@ export const claimMessages = {
   notRevealed: 'Reveal the key before reporting a problem with it',
   tooLate: `Keys can be reported within ${CLAIM_WINDOW_DAYS} days of delivery`,
   alreadyOpen: 'This key already has an open claim',
+  alreadyDeclined: 'A claim on this key was already looked at and declined; please write to support',
+  busy: 'This claim is being answered right now; please try again in a moment',
   decided: 'This claim is already decided',
   noReplacement: 'No replacement key could be had for this offer',
   houseKey: 'Keystore answers claims on its own keys: the owner decides them in the back office',

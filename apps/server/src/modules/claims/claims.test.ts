@@ -151,4 +151,24 @@ describe('claims', () => {
     expect([...fake.handedOver.values()].flat()).toContain(newKey);
     expect(await balance()).toBe(0);
   });
+
+  it('charges nobody twice when the whole order was refunded while a claim waited, and takes no second claim after a decline', async () => {
+    const { game, seller } = await uploadedSeller(18, 3);
+    const { buyer, purchase, orderId } = await boughtAndRevealed(game);
+    const claim = (await call<{ claim: Claim }>(buyer, 'POST', `/api/purchases/${purchase._id}/claim`, { reason: 'invalid-key' })).body.claim;
+    expect((await call(admin, 'POST', `/api/admin/orders/${orderId}/refund`, { reason: 'Customer asked' })).status).toBe(200);
+    expect(await t.app.claims.refundUnanswered(new Date(Date.now() + 25 * 3_600_000))).toBeGreaterThanOrEqual(0);
+    expect((await call<Claim[]>(buyer, 'GET', '/api/claims')).body.find((c) => c._id === claim._id)).toMatchObject({ state: 'refunded', note: 'Refunded with the whole order.' });
+    const [claimEntries] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from ledger_entries where kind = 'claim' and order_id = ${orderId}`);
+    expect(claimEntries!.n).toBe(0);
+    const [sellerTotal] = await queryRows<{ total: number }>(t.database.db, sql`select coalesce(sum(amount_cents), 0)::int as total from ledger_lines where account like ${`seller:${seller._id}:%`}`);
+    expect(sellerTotal!.total).toBe(0);
+    expect(await balance()).toBe(0);
+
+    // A claim the owner declined cannot be opened again to win a seller's silence.
+    const other = await boughtAndRevealed(game);
+    const first = (await call<{ claim: Claim }>(other.buyer, 'POST', `/api/purchases/${other.purchase._id}/claim`, { reason: 'other' })).body.claim;
+    expect((await call<{ claim: Claim }>(admin, 'POST', `/api/admin/claims/${first._id}/decide`, { outcome: 'reject', note: 'Works on our side' })).body.claim.state).toBe('declined');
+    expect((await call(other.buyer, 'POST', `/api/purchases/${other.purchase._id}/claim`, { reason: 'other' })).body).toEqual({ error: claimMessages.alreadyDeclined });
+  });
 });

@@ -23,11 +23,11 @@ import { compose, type MailContext } from '../../platform/mail/layout.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import type { LibraryService } from '../library/ports.ts';
 import type { NotificationsService } from '../notifications/ports.ts';
-import type { OrderRefunds } from '../orders/ports.ts';
-import { deliverLineReservations, reserveDeclared, type SellerDelivery } from '../seller-delivery/ports.ts';
-import { refreshMarket, type SellerRow } from '../sellers/ports.ts';
+import { KeyAlreadyRefunded, type OrderRefunds } from '../orders/ports.ts';
+import { deliverLineReservations, endLineReservations, reserveDeclared, type SellerDelivery } from '../seller-delivery/ports.ts';
+import { lockGames, refreshMarket, type SellerRow } from '../sellers/ports.ts';
 import type { Accounts } from '../users/ports.ts';
-import { claimById, claimsDue, claimsInState, claimsOfSeller, claimsOfUser, insertClaim, offerOfLine, sellProvidedKey, settleClaim, takeReplacementKey, type ClaimView } from './store.ts';
+import { claimById, claimsDue, hasDeclinedClaim, claimsInState, claimsOfSeller, claimsOfUser, insertClaim, offerOfLine, sellProvidedKey, settleClaim, takeReplacementKey, type ClaimView } from './store.ts';
 
 export interface ClaimsDeps {
   database: Database;
@@ -64,6 +64,7 @@ export class ClaimsService {
     if (!key || key.voidedAt) throw new NotFound(m.claimNotFound.replace('Claim', 'Key'));
     if (now.getTime() - new Date(key.deliveredAt).getTime() > CLAIM_WINDOW_DAYS * DAY_MS) throw new Conflict(m.tooLate);
     if (!key.revealed) throw new Conflict(m.notRevealed);
+    if (await hasDeclinedClaim(this.db, keyId)) throw new Conflict(m.alreadyDeclined);
     const line = await offerOfLine(this.db, key.lineId);
     const id = newId();
     const sellerId = line ? await this.sellerOfOffer(line.offerId) : HOUSE_SELLER_ID;
@@ -107,11 +108,17 @@ export class ClaimsService {
 
   /** The seller replaces the key: from its offer's uploaded keys, or asked of its endpoint (declared stock). */
   async replaceBySeller(seller: SellerRow, id: string): Promise<Claim> {
-    const claim = await this.sellerClaim(seller, id);
-    return this.replace(claim, ['open'], `seller:${seller.id}`, null);
+    return this.owned(id, async () => {
+      const claim = await this.sellerClaim(seller, id);
+      return this.replace(claim, ['open'], `seller:${seller.id}`, null);
+    });
   }
 
-  async rejectBySeller(seller: SellerRow, id: string, message: string): Promise<Claim> {
+  rejectBySeller(seller: SellerRow, id: string, message: string): Promise<Claim> {
+    return this.owned(id, () => this.reject(seller, id, message));
+  }
+
+  private async reject(seller: SellerRow, id: string, message: string): Promise<Claim> {
     const claim = await this.sellerClaim(seller, id);
     if (!(await settleClaim(this.db, claim.id, ['open'], 'rejected', { sellerMessage: message }))) throw new Conflict(m.decided);
     const after = (await claimById(this.db, claim.id))!;
@@ -126,7 +133,11 @@ export class ClaimsService {
   }
 
   /** The owner decides an open or rejected claim: replace, refund, or reject; recorded in the audit log. */
-  async decide(id: string, decision: { outcome: ClaimOutcome; note: string }, actor: AuditActor): Promise<Claim> {
+  decide(id: string, decision: { outcome: ClaimOutcome; note: string }, actor: AuditActor): Promise<Claim> {
+    return this.owned(id, () => this.decideOwned(id, decision, actor));
+  }
+
+  private async decideOwned(id: string, decision: { outcome: ClaimOutcome; note: string }, actor: AuditActor): Promise<Claim> {
     const claim = await claimById(this.db, id);
     if (!claim) throw new NotFound(m.claimNotFound);
     if (claim.state !== 'open' && claim.state !== 'rejected') throw new Conflict(m.decided);
@@ -150,16 +161,35 @@ export class ClaimsService {
   async refundUnanswered(now = new Date()): Promise<number> {
     let refunded = 0;
     for (const { id } of await claimsDue(this.db, now, DUE_BATCH)) {
-      const claim = await claimById(this.db, id);
-      if (!claim || claim.state !== 'open') continue;
+      const release = await this.deps.database.own(`claim:${id}`);
+      // The seller or the owner is answering it right now: their answer decides, or the next run does.
+      if (!release) continue;
       try {
+        const claim = await claimById(this.db, id);
+        if (!claim || claim.state !== 'open') continue;
         await this.refund(claim, ['open'], 'system:claims', `${claim.sellerName} did not answer your report within ${CLAIM_ANSWER_HOURS} hours, so your money for the key goes back.`);
         refunded += 1;
       } catch (error) {
         this.deps.log.error({ err: error, claimId: id }, 'refund of an unanswered claim failed; the next run retries');
+      } finally {
+        void release();
       }
     }
     return refunded;
+  }
+
+  /**
+   * Runs one answer to a claim at a time, on any instance (an advisory lock that dies with its process):
+   * a seller's replacement, which may wait on its endpoint, and the day's-end refund cannot both happen.
+   */
+  private async owned<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const release = await this.deps.database.own(`claim:${id}`);
+    if (!release) throw new Conflict(m.busy);
+    try {
+      return await work();
+    } finally {
+      void release();
+    }
   }
 
   // --- Outcomes --------------------------------------------------------------------------------------
@@ -185,6 +215,8 @@ export class ClaimsService {
     }
     let games: GameStock[] = [];
     const replaced = await this.db.transaction(async (tx) => {
+      // The game's row first, as placement takes it before an offer's keys (lockGames).
+      await lockGames(tx, [claim.gameId]);
       const key = offer.delivery === 'declared' ? await sellProvidedKey(tx, offer.offerId, claim.lineId) : await takeReplacementKey(tx, offer.offerId, claim.orderId, claim.lineId);
       if (!key) throw new Conflict(m.noReplacement);
       const old = await library.replaceSerial(tx, claim.keyId, library.unseal(key.serialEncrypted, key.id));
@@ -193,6 +225,10 @@ export class ClaimsService {
       await deliverLineReservations(tx, [claim.lineId]);
       games = await refreshMarket(tx, [claim.gameId]);
       return true;
+    }).catch(async (error: unknown) => {
+      // A key a declared seller handed over for nothing goes back to it: its reservation ends (a cancel is owed).
+      if (offer.delivery === 'declared') await this.db.transaction((tx) => endLineReservations(tx, [claim.lineId], 'cancelled', `the replacement for claim ${claim.id} was not used`));
+      throw error;
     });
     if (replaced && games.length > 0) this.deps.events.emit('stock-moved', { games });
     const after = (await claimById(this.db, claim.id))!;
@@ -201,9 +237,16 @@ export class ClaimsService {
   }
 
   private async refund(claim: ClaimView, from: ClaimState[], by: string, reason: string): Promise<Claim> {
-    await this.deps.refunds.refundClaimedKey({ id: claim.id, orderId: claim.orderId, lineId: claim.lineId, keyId: claim.keyId }, reason, async (tx: Db) => {
-      if (!(await settleClaim(tx, claim.id, from, 'refunded', { decidedBy: by, note: reason }))) throw new Conflict(m.decided);
-    });
+    try {
+      await this.deps.refunds.refundClaimedKey({ id: claim.id, orderId: claim.orderId, lineId: claim.lineId, keyId: claim.keyId }, reason, async (tx: Db) => {
+        if (!(await settleClaim(tx, claim.id, from, 'refunded', { decidedBy: by, note: reason }))) throw new Conflict(m.decided);
+      });
+    } catch (error) {
+      if (!(error instanceof KeyAlreadyRefunded)) throw error;
+      // The key's money went back with its order or line: the claim ends so, with nothing more refunded.
+      await settleClaim(this.db, claim.id, from, 'refunded', { decidedBy: by, note: 'Refunded with the whole order.' });
+      return toClaim((await claimById(this.db, claim.id))!, { masked: true });
+    }
     const after = (await claimById(this.db, claim.id))!;
     await this.tellBuyer(after, 'Key refunded', `Your money for the key to ${after.title} goes back: ${reason}`);
     return toClaim(after, { masked: true });

@@ -97,3 +97,9 @@ export async function sellProvidedKey(db: Db, offerId: string, lineId: string): 
   );
   return row;
 }
+
+/** Whether a key has a claim the owner declined: the buyer writes to support rather than claim again. */
+export async function hasDeclinedClaim(db: Db, keyId: string): Promise<boolean> {
+  const rows = await queryRows<{ id: string }>(db, sql`select id from claims where key_id = ${keyId} and state = 'declined' limit 1`);
+  return rows.length > 0;
+}

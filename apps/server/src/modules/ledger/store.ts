@@ -126,7 +126,7 @@ export function salesDue(db: Db, now: Date, limit: number): Promise<Array<{ id: 
     db,
     sql`select s.id, s.seller_id, s.line_id,
           (select coalesce(sum(l.amount_cents), 0) from ledger_lines l join ledger_entries c on c.id = l.entry_id
-             where c.line_id = s.line_id and c.kind in ('sale', 'commission') and l.account = 'seller:' || s.seller_id || ':held')::text as net
+             where c.line_id = s.line_id and c.kind in ('sale', 'commission', 'claim') and l.account = 'seller:' || s.seller_id || ':held')::text as net
         from ledger_entries s
         where s.kind = 'sale' and s.release_at <= ${now.toISOString()}::timestamptz
           and not exists (select 1 from ledger_entries r where r.releases = s.id)

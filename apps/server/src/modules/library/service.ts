@@ -7,6 +7,7 @@ import type { CatalogService } from '../catalog/ports.ts';
 import { KeyVault } from './key-vault.ts';
 import {
   claimableKey,
+  keyIsLive,
   swapSerial,
   voidKey,
   insertKeys,
@@ -137,6 +138,11 @@ export class LibraryService {
   /** A customer's key as a claim reads it (issue 24), or undefined for a key that is not theirs. */
   claimableKey(db: Db, keyId: string, userId: string) {
     return claimableKey(db, keyId, userId);
+  }
+
+  /** Whether a key is still in its owner's library (not voided). */
+  async keyIsLive(db: Db, keyId: string): Promise<boolean> {
+    return keyIsLive(db, keyId);
   }
 
   /** Voids one key whose price a claim gave back. */

@@ -192,3 +192,8 @@ export async function swapSerial(db: Db, keyId: string, serialEncrypted: string,
   await db.update(productKeys).set({ serialEncrypted, serialHash, deliveredAt: new Date() }).where(eq(productKeys.id, keyId));
   return before.serialEncrypted;
 }
+
+export async function keyIsLive(db: Db, keyId: string): Promise<boolean> {
+  const [row] = await db.select({ id: productKeys.id }).from(productKeys).where(and(eq(productKeys.id, keyId), isNull(productKeys.voidedAt)));
+  return row !== undefined;
+}

@@ -317,10 +317,14 @@ export class KeyAllocator {
     const maxUnitCents = Math.floor((line.unitPriceCents * (100 + this.deps.failoverMaxExtraPercent)) / 100);
     const moved = await this.withTurn(() =>
       database.db.transaction(async (tx) => {
+        // Refunded meanwhile (the owner, on any instance): nothing is moved, no stock taken.
+        const current = await lockOrderForDelivery(tx, order.id);
+        if (current?.status !== 'Paid') return 'gone' as const;
         const fresh = (await linesOf(tx, [order.id])).find((candidate) => candidate.id === line.id)!;
         return rerouteLine(tx, fresh, maxUnitCents, await failedOffersOfLine(tx, line.id));
       }),
     );
+    if (moved === 'gone') return 'refunded';
     if (moved.moved) {
       log.info({ orderId: order.id, lineId: line.id, to: moved.offer.offerId }, 'line moved to the next offer');
       return 'moved';

@@ -5,3 +5,4 @@ export type { OrderBackOffice } from './back-office.ts';
 export type { OrderFigures } from './admin-store.ts';
 export type { AdminAction } from './refunds.ts';
 export type { OrderRefunds } from './refunds.ts';
+export { KeyAlreadyRefunded } from './refunds.ts';

@@ -181,13 +181,17 @@ export class OrderRefunds {
     const order = await findOrder(this.db, claim.orderId);
     const line = order && (await linesOf(this.db, [order.id])).find((candidate) => candidate.id === claim.lineId);
     if (!order || !line) throw new NotFound(orderMessages.orderNotFound);
+    // The order or the line was refunded whole meanwhile, or the key is gone: its money is back already.
+    if (order.status !== 'Paid' || line.refundedAt || !(await this.deps.library.keyIsLive(this.db, claim.keyId))) throw new KeyAlreadyRefunded();
     const cents = line.unitPriceCents;
     await this.provider(order.provider).refund({ id: order.id, amountCents: cents, part: `claim-${claim.id}`, currency: order.currency, providerRef: order.providerRef });
     // The commission of one key: a seller's was fixed at placement; the house's is its margin over the supplier's price.
     const commissionCents = line.commissionCents ?? line.unitPriceCents - line.supplierPriceCents;
     await this.db.transaction(async (tx) => {
+      const current = (await lockOrder(tx, order.id))!;
+      if (current.status !== 'Paid') throw new KeyAlreadyRefunded();
+      if (!(await this.deps.library.voidKey(tx, claim.keyId, `refunded after claim ${claim.id}`))) throw new KeyAlreadyRefunded();
       await this.deps.ledger.postClaimRefund(tx, { claimId: claim.id, orderId: order.id, lineId: line.id, sellerId: line.sellerId, priceCents: cents, commissionCents });
-      await this.deps.library.voidKey(tx, claim.keyId, `refunded after claim ${claim.id}`);
       await also(tx);
       await this.mailBuyer(tx, order, [{ ...line, quantity: 1 }], cents, reason, false);
     });
@@ -207,6 +211,9 @@ export class OrderRefunds {
     if (buyer) await this.deps.mailer.enqueue(tx, refundMail(this.deps.mailContext, buyer, order, lines, { cents, reason, whole }));
   }
 }
+
+/** A claimed key whose money went back with its order or line (or which is no longer live): nothing to refund. */
+export class KeyAlreadyRefunded extends Error {}
 
 /** Throws the reason a refund is refused, if there is one (the store's own refunds have no 30-day window). */
 function assertRefundable(order: OrderRow, by: RefundBy): void {

@@ -186,9 +186,23 @@ export async function rerouteLine(tx: Db, line: OrderLineRow, maxUnitCents: numb
     .for('no key update');
   if (!game) return { moved: false, cheapestCents: undefined };
   const house: MarketOffer[] = game.active && !game.hidden && game.stock > 0 ? [houseMarketOffer(game)] : [];
-  const candidates = [...house, ...(await marketOffers(tx, game.id))].filter((offer) => !exclude.has(offer.offerId) && offer.offerId !== line.offerId && offer.stock >= line.quantity).sort(bestOfferFirst);
+  // An offer another line of the order already takes cannot take this one too (one line per offer in an
+  // order: the supplier's keys are matched to lines by product), so the line goes elsewhere or is refunded.
+  const taken = await queryRows<{ offer_id: string }>(tx, sql`select offer_id from order_lines where order_id = ${line.orderId} and id <> ${line.id}`);
+  const skipped = new Set([...exclude, line.offerId, ...taken.map((row) => row.offer_id)]);
+  const candidates = [...house, ...(await marketOffers(tx, game.id))].filter((offer) => !skipped.has(offer.offerId) && offer.stock >= line.quantity).sort(bestOfferFirst);
   for (const offer of candidates.filter((candidate) => candidate.priceCents <= maxUnitCents)) {
-    if ((await reserveOffer(tx, offer, game.id, line.orderId, line.id, line.quantity)) < line.quantity) continue;
+    // All of the quantity or nothing: a savepoint undoes keys reserved for part of it.
+    const whole = await tx
+      .transaction(async (savepoint) => {
+        if ((await reserveOffer(savepoint, offer, game.id, line.orderId, line.id, line.quantity)) < line.quantity) throw new PartlyReserved();
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof PartlyReserved) return false;
+        throw error;
+      });
+    if (!whole) continue;
     await tx
       .update(orderLines)
       .set({
@@ -204,6 +218,9 @@ export async function rerouteLine(tx: Db, line: OrderLineRow, maxUnitCents: numb
   }
   return { moved: false, cheapestCents: candidates[0]?.priceCents };
 }
+
+/** Thrown to roll back a reservation that got less than the line's quantity. */
+class PartlyReserved extends Error {}
 
 /**
  * Takes again the keys of an order that lapsed before its money came: each line from its own offer, at

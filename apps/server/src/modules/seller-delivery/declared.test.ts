@@ -113,6 +113,7 @@ describe('declared stock', () => {
     expect((await call(user, 'PATCH', `/api/seller/offers/${offer._id}`, { delivery: 'declared', declaredStock: 3 })).body).toEqual({ error: sellerDeliveryMessages.declaredNeedsWebhook });
     expect((await call(user, 'PUT', '/api/seller/webhook', { url: 'ftp://example.com/x' })).body).toEqual({ error: sellerDeliveryMessages.webhookUrlInvalid });
     expect((await call(user, 'PUT', '/api/seller/webhook', { url: 'https://user:pw@example.com/x' })).status).toBe(400);
+    for (const url of ['http://a:b', 'https://%', 'https://a:99999']) expect((await call(user, 'PUT', '/api/seller/webhook', { url })).body, url).toEqual({ error: sellerDeliveryMessages.webhookUrlInvalid });
     const first = await call<{ url: string; secret: string }>(user, 'PUT', '/api/seller/webhook', { url: fake.url });
     expect(first.body.secret).toMatch(/^whsec_/);
     fake.secret = first.body.secret;
@@ -320,5 +321,29 @@ describe('declared stock', () => {
     expect((await call<{ items: Array<{ _id: string; score: { value: number } }> }>(admin, 'GET', '/api/admin/sellers')).body.items.find((s) => s._id === seller._id)!.score.value).toBe(score.value);
     expect((await call(admin, 'PATCH', '/api/admin/settings', { sellerScoreFloor: 80 })).status).toBe(200);
     expect((await call<GameOffer[]>(undefined, 'GET', `/api/games/${game}/offers`)).body.map((o) => o.offerId)).toContain(offer._id);
+  });
+
+  it('refunds only the failed part of a line split with the house, and delivers the house part', async () => {
+    const game = await t.gameWithStock(5, 15);
+    await declaredSeller('error', game, await justUnderHouse(game), 1);
+    const buyer = await t.buyer();
+    const { order } = await t.order(buyer, game, 2);
+    expect(order.lines.map((line) => [line.seller.startsWith('Just In Time'), line.quantity])).toEqual([[true, 1], [false, 1]]);
+    const paid = await deliver(buyer, order._id);
+    expect(paid.deliveryStatus).toBe('Delivered');
+    const refunded = await queryRows<{ seller_name: string }>(t.database.db, sql`select seller_name from order_lines where order_id = ${order._id} and refunded_at is not null`);
+    expect(refunded).toHaveLength(1);
+    expect((await libraryKeys(order._id)).map((row) => row.n)).toEqual([1]);
+    expect(await balance()).toBe(0);
+  });
+
+  it('counts refused reservations at placement for the breaker: three in a row pause the offer', async () => {
+    const game = await t.gameWithStock(10, 16);
+    const net = await justUnderHouse(game);
+    const refusing = await declaredSeller('refuse', game, net);
+    await declaredSeller('good', game, net);
+    for (let i = 0; i < 3; i += 1) expect((await t.placeOrder(await t.buyer(), [{ gameId: game, quantity: 1 }])).statusCode).toBe(201);
+    expect((await call<{ offer: Offer }>(refusing.user, 'PATCH', `/api/seller/offers/${refusing.offer._id}`, {})).body.offer.status).toBe('paused');
+    expect(refusing.fake.callsOf('reserve')).toHaveLength(3);
   });
 });

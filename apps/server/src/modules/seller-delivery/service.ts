@@ -99,6 +99,8 @@ export class SellerDelivery {
 
   /** Registers or changes the endpoint; the secret is made, and answered, on the first registration only. */
   async setWebhook(seller: SellerRow, url: string): Promise<SellerWebhook> {
+    // The contract's rule lets through what only a URL parser refuses (a port of 99999, a bad escape).
+    if (!URL.canParse(url)) throw new Invalid(m.webhookUrlInvalid);
     const problem = await this.client.problem(url);
     if (problem) throw new Invalid(problem === 'only https' ? m.webhookUrlInvalid : m.webhookUrlRefused);
     const secret = seller.webhookSecretSealed ? undefined : newWebhookSecret();
@@ -168,10 +170,12 @@ export class SellerDelivery {
         const result = await this.callSeller(seller, payloadOf('reserve', reservation), this.deps.timings.reserveTimeoutMs);
         await recordCall(this.db, reservation.id, 'reserve', result);
         const accepted = result.ok && (result.body as { reserved?: unknown } | null)?.reserved === true;
-        const moved = await this.db.transaction((tx) =>
-          accepted ? moveReservations(tx, [reservation.id], 'reserved', null) : moveReservations(tx, [reservation.id], 'failed', `reserve refused: ${result.error ?? 'the seller did not answer { reserved: true }'}`),
-        );
-        if (!accepted && moved.length > 0) refused.push(reservation);
+        if (accepted) {
+          await this.db.transaction((tx) => moveReservations(tx, [reservation.id], 'reserved', null));
+          return;
+        }
+        // A refusal or a silence counts for the offer's breaker like a failed provide; no fee: nothing was sold.
+        if (await this.failed(reservation, `reserve refused: ${result.error ?? 'the seller did not answer { reserved: true }'}`, 0)) refused.push(reservation);
       }),
     );
     return refused;
