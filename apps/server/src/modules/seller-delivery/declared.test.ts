@@ -3,6 +3,8 @@
 // failover so that a seller's failure is never the buyer's: the next offer, or that line's money back.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sellerDeliveryMessages, type GameOffer, type LedgerBalance, type Offer, type Reservation, type Seller } from '@keystore/contract';
@@ -47,8 +49,21 @@ describe('the webhook signature and its address', () => {
     expect(await production.problem('https://[::ffff:10.0.0.1]/hook')).toMatch(/private/);
     expect(await production.problem('https://localhost/hook')).toMatch(/loopback/);
     expect(await production.problem('https://93.184.216.34/hook')).toBeUndefined();
-    // Outside production a test may call loopback over http.
-    expect(await new WebhookClient({ production: false }).problem('http://127.0.0.1:9/hook')).toBeUndefined();
+    // Outside production a test may call loopback over http, and only loopback.
+    const development = new WebhookClient({ production: false });
+    expect(await development.problem('http://127.0.0.1:9/hook')).toBeUndefined();
+    expect(await development.problem('http://localhost:9/hook')).toBeUndefined();
+    expect(await development.problem('http://93.184.216.34/hook')).toBe('only https');
+    // No redirect is followed, and an answer over 64 KB is refused.
+    const server = createServer((request, response) => {
+      if (request.url === '/moved') response.writeHead(302, { location: 'http://127.0.0.1:9/elsewhere' }).end();
+      else response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: ['x'.repeat(70 * 1024)] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    expect(await development.call(`${base}/moved`, 'whsec_x', { type: 'ping' }, 1000)).toMatchObject({ ok: false, status: 302, error: 'redirects are not followed' });
+    expect(await development.call(`${base}/big`, 'whsec_x', { type: 'ping' }, 1000)).toMatchObject({ ok: false, error: 'the answer is over 64 KB' });
+    await new Promise((resolve) => server.close(resolve));
     const refused = await production.call('https://127.0.0.1:9/hook', 'whsec_x', { type: 'ping' }, 1000);
     expect(refused).toMatchObject({ ok: false, status: null, error: expect.stringMatching(/refused/) });
   });

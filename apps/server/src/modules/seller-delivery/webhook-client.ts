@@ -41,9 +41,10 @@ export class WebhookClient {
   /** Why a URL cannot be a webhook (a scheme or an address production refuses); undefined when it can. */
   async problem(url: string): Promise<string | undefined> {
     const target = new URL(url);
-    if (target.protocol !== 'https:' && !(target.protocol === 'http:' && !this.production)) return 'only https';
-    if (!this.production) return undefined;
     const host = target.hostname.replace(/^\[|\]$/g, '');
+    // Plain http only to this machine, and only outside production (a seller's test receiver, the tests' fakes).
+    if (target.protocol !== 'https:' && !(target.protocol === 'http:' && !this.production && isLoopback(host))) return 'only https';
+    if (!this.production) return undefined;
     if (isIP(host)) return refusedAddress(host);
     try {
       const addresses = await new Promise<LookupAddress[]>((resolve, reject) => dnsLookup(host, { all: true }, (error, found) => (error ? reject(error) : resolve(found))));
@@ -100,6 +101,12 @@ export class WebhookClient {
       return done({ ok: false, status: null, body: null, error: timedOut ? `no answer within ${timeoutMs / 1000} s` : error instanceof Error ? error.message : String(error) });
     }
   }
+}
+
+/** Whether a host is this machine: `localhost` or a loopback address. */
+function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  return ipaddr.isValid(host) && refusedAddress(host) === 'a loopback address';
 }
 
 /** A lookup that resolves like the system's and fails for any address production may not call. */
