@@ -361,4 +361,44 @@ describe('declared stock', () => {
     expect((await call<{ offer: Offer }>(refusing.user, 'PATCH', `/api/seller/offers/${refusing.offer._id}`, {})).body.offer.status).toBe('paused');
     expect(refusing.fake.callsOf('reserve')).toHaveLength(3);
   });
+
+  it('hides an offer with more than 20 % of at least 5 reservations failed in the hour: 15, then 30, then 60 minutes', async () => {
+    const game = await t.gameWithStock(50, 17);
+    const { fake, offer, user } = await declaredSeller('good', game, await justUnderHouse(game), 50);
+    const buyer = await t.buyer();
+    const buy = async (behaviour: FakeBehaviour) => {
+      fake.behaviour = behaviour;
+      const { order } = await t.order(buyer, game, 1);
+      expect((await deliver(buyer, order._id)).deliveryStatus).toBe('Delivered');
+    };
+    const hiddenMinutes = async () => {
+      const hidden = (await call<{ offer: Offer }>(user, 'PATCH', `/api/seller/offers/${offer._id}`, {})).body.offer.hiddenUntil;
+      return hidden === null ? null : Math.round((new Date(hidden).getTime() - Date.now()) / 60_000);
+    };
+    const listed = async () => (await call<GameOffer[]>(undefined, 'GET', `/api/games/${game}/offers`)).body.some((o) => o.offerId === offer._id);
+    /** The test clock: the hidden time is over, and the job brings the offer back. */
+    const timePasses = async () => {
+      await t.database.db.execute(sql`update offers set hidden_until = now() - interval '1 second' where id = ${offer._id}`);
+      await t.app.sellerDelivery.reopenOffers();
+      expect(await listed()).toBe(true);
+    };
+    for (const behaviour of ['good', 'good', 'good', 'error'] as const) await buy(behaviour);
+    expect(await hiddenMinutes()).toBeNull(); // 1 of 4: under 5 reservations
+    await buy('good');
+    await buy('error'); // 2 of 6 failed
+    expect(await hiddenMinutes()).toBe(15);
+    expect(await listed()).toBe(false);
+    await timePasses();
+    await buy('good');
+    await buy('error');
+    expect(await hiddenMinutes()).toBe(30);
+    await timePasses();
+    await buy('good');
+    await buy('error');
+    expect(await hiddenMinutes()).toBe(60);
+    // Never two failures in a row here, so never paused; and the seller heard of each time.
+    expect((await call<{ offer: Offer }>(user, 'PATCH', `/api/seller/offers/${offer._id}`, {})).body.offer.status).toBe('active');
+    const bell = (await call<Array<{ text: string }>>(user, 'GET', '/api/notifications')).body.map((n) => n.text);
+    expect(bell.filter((text) => /hidden for (15|30|60) minutes/.test(text))).toHaveLength(3);
+  });
 });
