@@ -28,6 +28,8 @@ export const CANCEL_RETRY_HOURS = 24;
 /** The most the store adds of its own to move a paid line to a dearer offer, as a percent of what the buyer paid (FAILOVER_MAX_EXTRA_PERCENT). */
 export const DEFAULT_FAILOVER_MAX_EXTRA_PERCENT = 10;
 export const RESERVATIONS_PAGE_SIZE = 25;
+/** Failed reservations in a row that pause an offer until its seller resumes it (the circuit breaker). */
+export const PAUSE_AFTER_FAILURES = 3;
 
 export const sellerDeliveryMessages = {
   webhookUrlInvalid: 'Please enter a valid https URL for your webhook',

@@ -133,6 +133,8 @@ export const offerSchema = z
     declaredStock: z.number().int(),
     /** Set while the circuit breaker keeps the offer out of the store after failures. */
     hiddenUntil: z.string().nullable(),
+    /** Paused by the store after failed reservations in a row (not by the seller): resuming starts over. */
+    pausedAfterFailures: z.boolean(),
   })
   .meta({ id: 'Offer' });
 export type Offer = z.infer<typeof offerSchema>;

@@ -53,6 +53,7 @@ export function testOffer(overrides: Partial<Offer> = {}): Offer {
     delivery: 'uploaded',
     declaredStock: 0,
     hiddenUntil: null,
+    pausedAfterFailures: false,
     ...overrides,
   });
 }

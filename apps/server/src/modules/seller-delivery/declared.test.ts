@@ -302,13 +302,15 @@ describe('declared stock', () => {
       await deliver(buyer, order._id);
     }
     const after = (await call<{ offer: Offer }>(user, 'PATCH', `/api/seller/offers/${offer._id}`, {})).body.offer;
-    expect(after.status).toBe('paused');
+    expect(after).toMatchObject({ status: 'paused', pausedAfterFailures: true });
     const offers = (await call<GameOffer[]>(undefined, 'GET', `/api/games/${game}/offers`)).body;
     expect(offers.map((o) => o.offerId)).not.toContain(offer._id);
     const bell = (await call<Array<{ title: string; text: string }>>(user, 'GET', '/api/notifications')).body;
     expect(JSON.stringify(bell)).toMatch(/paused after 3 failed reservations/);
     // Resuming starts over.
-    expect((await call<{ offer: Offer }>(user, 'PATCH', `/api/seller/offers/${offer._id}`, { status: 'active' })).body.offer.status).toBe('active');
+    expect((await call<{ offer: Offer }>(user, 'PATCH', `/api/seller/offers/${offer._id}`, { status: 'active' })).body.offer).toMatchObject({ status: 'active', pausedAfterFailures: false });
+    // A pause of the seller's own is not one after failures.
+    expect((await call<{ offer: Offer }>(user, 'PATCH', `/api/seller/offers/${offer._id}`, { status: 'paused' })).body.offer).toMatchObject({ status: 'paused', pausedAfterFailures: false });
   });
 
   it('scores a seller from outcomes, starting at 90, and takes it out of the store below the floor', async () => {

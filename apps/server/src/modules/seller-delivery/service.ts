@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   CANCEL_RETRY_HOURS,
+  PAUSE_AFTER_FAILURES,
   centsToEuro,
   RESERVATIONS_PAGE_SIZE,
   sellerDeliveryMessages as m,
@@ -70,8 +71,6 @@ const BREAKER_MIN_RESERVATIONS = 5;
 const BREAKER_FAILED_SHARE = 0.2;
 /** Minutes an offer stays out of the store when the breaker opens: 15, then 30, then 60. */
 const breakerMinutes = (trips: number) => 15 * 2 ** Math.min(trips, 2);
-/** Failed reservations in a row that pause an offer until its seller resumes it. */
-const PAUSE_AFTER_FAILURES = 3;
 const CANCEL_BATCH = 20;
 
 export class SellerDelivery {

@@ -13,6 +13,7 @@ import {
   DEFAULT_COMMISSION_PERCENT,
   DEFAULT_HOLD_DAYS,
   DEFAULT_SCORE_FLOOR,
+  PAUSE_AFTER_FAILURES,
   SCORE_PRIOR,
   HOUSE_SELLER_ID,
   keyIsValid,
@@ -513,5 +514,6 @@ function toOffer(view: OfferView): Offer {
     delivery: view.delivery,
     declaredStock: view.declaredStock,
     hiddenUntil: view.hiddenUntil ? new Date(view.hiddenUntil).toISOString() : null,
+    pausedAfterFailures: view.status === 'paused' && view.failureStreak >= PAUSE_AFTER_FAILURES,
   };
 }

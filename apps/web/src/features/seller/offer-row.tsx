@@ -150,14 +150,14 @@ export function OfferRow({ offer, readOnly }: { offer: Offer; readOnly: boolean 
 }
 
 
-/** Active or Paused, and "Hidden until 10:45" while the circuit breaker keeps the offer out of the store. */
+/** Active, Paused (or "Paused after failures", the breaker's), and "Hidden until 10:45" while the circuit breaker keeps the offer out of the store. */
 function OfferStatus({ offer }: { offer: Offer }) {
   // The server clears hiddenUntil once it has passed (a job every minute), so a set one is a hidden offer.
   const hidden = offer.hiddenUntil !== null;
   return (
     <span className={styles.badges}>
-      <span className={styles.badge} data-tone={offer.status === 'active' ? 'good' : undefined}>
-        {offer.status === 'active' ? 'Active' : 'Paused'}
+      <span className={styles.badge} data-tone={offer.status === 'active' ? 'good' : offer.pausedAfterFailures ? 'bad' : undefined}>
+        {offer.status === 'active' ? 'Active' : offer.pausedAfterFailures ? 'Paused after failures' : 'Paused'}
       </span>
       {hidden && (
         <span className={styles.badge} data-tone="bad">

@@ -82,6 +82,23 @@ describe('the seller area', () => {
     });
   });
 
+  it('tells a pause after failures from the seller’s own', async () => {
+    stubApi({
+      'GET /api/seller': () => answer(sellerSchema, testSeller({ offers: 2 })),
+      'GET /api/seller/offers': () =>
+        answer(offerListSchema, [
+          testOffer({ _id: 'o1', title: 'Celeste', status: 'paused', delivery: 'declared', pausedAfterFailures: true }),
+          testOffer({ _id: 'o2', title: 'Hades', status: 'paused' }),
+        ]),
+    });
+    signedIn();
+    renderArea();
+    const table = await screen.findByRole('table', { name: 'Your offers' });
+    const row = (title: string) => within(table).getByRole('rowheader', { name: title }).parentElement!;
+    await waitFor(() => expect(within(row('Celeste')).getByText('Paused after failures')).toBeTruthy());
+    expect(within(row('Hades')).getByText('Paused', { exact: true })).toBeTruthy();
+  });
+
   it('adds an offer for a game found by search, showing what buyers pay, and pauses one', async () => {
     let offers = [testOffer({ _id: 'o1', title: 'Celeste' })];
     const calls = stubApi({
