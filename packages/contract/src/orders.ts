@@ -157,6 +157,8 @@ export const purchaseSchema = z
     product: gameListItemSchema,
     orderId: z.string(),
     purchasedAt: z.string(),
+    /** Whether its owner has revealed the key: a problem with it can be reported only then (issue 24). */
+    revealed: z.boolean(),
   })
   .meta({ id: 'Purchase' });
 export type Purchase = z.infer<typeof purchaseSchema>;

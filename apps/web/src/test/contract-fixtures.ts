@@ -147,7 +147,7 @@ export function testHistoryEntry(overrides: Partial<PurchaseHistoryEntry> = {}):
 
 /** A delivered key in the library: Hades unless `overrides` names another product. */
 export function testPurchase(overrides: Partial<Purchase> = {}): Purchase {
-  return purchaseSchema.parse({ _id: 'k1', product: testGameListItem(), orderId: 'o1', purchasedAt: '2026-11-22T08:00:00Z', ...overrides });
+  return purchaseSchema.parse({ _id: 'k1', product: testGameListItem(), orderId: 'o1', purchasedAt: '2026-11-22T08:00:00Z', revealed: false, ...overrides });
 }
 
 /** A public notification, unread. */

@@ -61,6 +61,9 @@ describe('claims', () => {
     await t.pay(other, order._id);
     await t.app.orders.allocator.drain();
     const [unseen] = (await call<Purchase[]>(other, 'GET', '/api/purchases')).body;
+    // The library says which keys were revealed: a problem can be reported only on those.
+    expect(unseen!.revealed).toBe(false);
+    expect((await call<Purchase[]>(buyer, 'GET', '/api/purchases')).body[0]!.revealed).toBe(true);
     expect((await call(other, 'POST', `/api/purchases/${unseen!._id}/claim`, { reason: 'invalid-key' })).body).toEqual({ error: claimMessages.notRevealed });
     expect((await call(other, 'POST', `/api/purchases/${purchase._id}/claim`, { reason: 'invalid-key' })).status).toBe(404);
     expect((await call(buyer, 'POST', `/api/purchases/${purchase._id}/claim`, { reason: 'stolen' })).body).toEqual({ error: claimMessages.reasonInvalid });

@@ -75,6 +75,7 @@ export class LibraryService {
       product: products.get(key.gameId)!,
       orderId: key.orderId,
       purchasedAt: key.deliveredAt.toISOString(),
+      revealed: key.revealed,
     }));
   }
 

@@ -56,7 +56,13 @@ export async function voidKeysOfLines(db: Db, orderId: string, lineIds: string[]
 /** A customer's live keys, newest first. */
 export function liveKeysOf(db: Db, userId: string) {
   return db
-    .select({ id: productKeys.id, gameId: productKeys.gameId, orderId: productKeys.orderId, deliveredAt: productKeys.deliveredAt })
+    .select({
+      id: productKeys.id,
+      gameId: productKeys.gameId,
+      orderId: productKeys.orderId,
+      deliveredAt: productKeys.deliveredAt,
+      revealed: sql<boolean>`exists (select 1 from key_reveals r where r.key_id = product_keys.id)`,
+    })
     .from(productKeys)
     .where(and(eq(productKeys.userId, userId), isNull(productKeys.voidedAt)))
     .orderBy(desc(productKeys.deliveredAt), productKeys.id);

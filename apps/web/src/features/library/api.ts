@@ -18,9 +18,13 @@ export function purchasesQuery() {
  * rather than a query, so the key stays with the card that showed it and leaves no copy in the query cache.
  */
 export function useRevealKey() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (purchaseId: string) => apiGet<PurchaseKey>(`/api/purchases/${encodeURIComponent(purchaseId)}/key`),
     gcTime: 0,
+    // The purchase is revealed now (the server recorded it): its card may offer to report a problem.
+    onSuccess: (_key, purchaseId) =>
+      queryClient.setQueryData<Purchase[]>(queryKeys.purchases, (purchases) => purchases?.map((purchase) => (purchase._id === purchaseId ? { ...purchase, revealed: true } : purchase))),
   });
 }
 

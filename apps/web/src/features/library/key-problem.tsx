@@ -2,18 +2,18 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { Claim, ClaimReason } from '@keystore/contract';
 import { messageOf } from '../../lib/api.ts';
-import { CLAIM_ANSWER_HOURS, CLAIM_MESSAGE_MAX, CLAIM_REASON_LABELS, CLAIM_REASONS, CLAIM_STATE_LABELS, claimIsPending, claimMessageProblem } from '@keystore/contract/claim-rules';
+import { CLAIM_ANSWER_HOURS, CLAIM_MESSAGE_MAX, CLAIM_REASON_LABELS, CLAIM_REASONS, CLAIM_STATE_LABELS, claimMessageProblem } from '@keystore/contract/claim-rules';
 import { byRule } from '../../lib/form-rules.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { useReportProblem } from './api.ts';
 import styles from './library-page.module.css';
 
 /**
- * A key's problems (issue 24): its latest claim's state, and "Report a problem" unless a claim still waits
- * for an answer. The library does not know whether a key was revealed: the server refuses a report on one
- * that was not, and the form shows its message.
+ * A key's problems (issue 24): its latest claim's state, and "Report a problem" once the key was revealed
+ * (a problem can be reported only then), unless a claim on it waits for an answer or was declined (the
+ * server takes no second claim then); a replaced key is a new key, and can be reported again.
  */
-export function KeyProblem({ purchaseId, title, claim }: { purchaseId: string; title: string; claim: Claim | undefined }) {
+export function KeyProblem({ purchaseId, title, revealed, claim }: { purchaseId: string; title: string; revealed: boolean; claim: Claim | undefined }) {
   const [reporting, setReporting] = useState(false);
   const status = useRef<HTMLParagraphElement>(null);
   // The button that opened the form is gone once the claim is open: focus goes to the claim's state
@@ -35,7 +35,7 @@ export function KeyProblem({ purchaseId, title, claim }: { purchaseId: string; t
           {claim.note && <p className={styles.claimNote}>Keystore: {claim.note}</p>}
         </>
       )}
-      {(!claim || !claimIsPending(claim.state)) && (
+      {revealed && (!claim || claim.state === 'replaced') && (
         <button type="button" className={styles.report} onClick={() => setReporting(true)}>
           Report a problem <span className="visually-hidden">with the key of {title}</span>
         </button>

@@ -24,7 +24,7 @@ function renderLibrary(path = '/library') {
   );
 }
 
-const purchase = testPurchase({ product: testGameListItem({ platform: 'Steam', region: '', price: 12.5, stock: 3 }) });
+const purchase = testPurchase({ product: testGameListItem({ platform: 'Steam', region: '', price: 12.5, stock: 3 }), revealed: true });
 
 afterEach(() => {
   resetTestState();
@@ -124,7 +124,12 @@ describe('the library', () => {
     const user = userEvent.setup();
     let claims: Claim[] = [];
     const calls = stubApi({
-      'GET /api/purchases': () => json(200, [purchase, testPurchase({ _id: 'k2', product: testGameListItem({ _id: 'g2', title: 'Celeste' }) })]),
+      'GET /api/purchases': () =>
+        json(200, [
+          purchase,
+          testPurchase({ _id: 'k2', product: testGameListItem({ _id: 'g2', title: 'Celeste' }), revealed: true }),
+          testPurchase({ _id: 'k3', product: testGameListItem({ _id: 'g3', title: 'Tunic' }) }),
+        ]),
       'GET /api/claims': () => answer(claimListSchema, claims),
       'POST /api/purchases/k1/claim': ({ body }) => {
         claims = [testClaim({ purchaseId: 'k1', ...(body as Pick<Claim, 'reason' | 'message'>) })];
@@ -148,41 +153,45 @@ describe('the library', () => {
     // One open claim per key: no second report on Hades, while Celeste's key can still be reported.
     expect(screen.queryByRole('button', { name: 'Report a problem with the key of Hades' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Report a problem with the key of Celeste' })).toBeTruthy();
+    // A key never revealed cannot be reported: the server would refuse it, so the card does not offer it.
+    expect(screen.queryByRole('button', { name: 'Report a problem with the key of Tunic' })).toBeNull();
     expect(calls.find((call) => call.route === 'POST /api/purchases/k1/claim')).toMatchObject({
       body: { reason: 'wrong-region', message: 'It asks for an EU account.' },
       authorization: 'Bearer token-1',
     });
   });
 
-  it('shows the server’s refusal of a report, such as on a key not revealed yet, and keeps the form open', async () => {
+  it('shows the server’s refusal of a report, such as on a key delivered too long ago, and keeps the form open', async () => {
     const user = userEvent.setup();
     stubApi({
       'GET /api/purchases': () => json(200, [purchase]),
       'GET /api/claims': () => json(200, []),
-      'POST /api/purchases/k1/claim': () => json(409, { error: claimMessages.notRevealed }),
+      'POST /api/purchases/k1/claim': () => json(409, { error: claimMessages.tooLate }),
     });
     act(() => signIn('token-1', testUser()));
     renderLibrary();
     await user.click(await screen.findByRole('button', { name: 'Report a problem with the key of Hades' }));
     const dialog = screen.getByRole('dialog', { name: 'Report a problem with Hades' });
     await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe(claimMessages.notRevealed);
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(claimMessages.tooLate);
     expect(screen.queryByText('Reported problem:')).toBeNull();
   });
 
-  it('shows the latest claim on each key, and lets a key whose claim is over be reported again', async () => {
+  it('shows the latest claim on each key: a replaced key can be reported again, a declined one not', async () => {
     stubApi({
-      'GET /api/purchases': () => json(200, [purchase]),
+      'GET /api/purchases': () => json(200, [purchase, testPurchase({ _id: 'k2', product: testGameListItem({ _id: 'g2', title: 'Celeste' }), revealed: true })]),
       'GET /api/claims': () =>
         answer(claimListSchema, [
           testClaim({ _id: 'c2', state: 'declined', note: 'The key was redeemed on your account.' }),
           testClaim({ _id: 'c1', state: 'replaced', createdAt: '2026-02-01T09:00:00Z' }),
+          testClaim({ _id: 'c3', purchaseId: 'k2', state: 'replaced' }),
         ]),
     });
     act(() => signIn('token-1', testUser()));
     renderLibrary();
-    expect((await screen.findByText('Reported problem:')).textContent).toBe('Reported problem: Declined');
+    expect((await screen.findAllByText('Reported problem:')).map((status) => status.textContent)).toEqual(['Reported problem: Declined', 'Reported problem: Replaced']);
     expect(screen.getByText('Keystore: The key was redeemed on your account.')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Report a problem with the key of Hades' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Report a problem with the key of Hades' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Report a problem with the key of Celeste' })).toBeTruthy();
   });
 });

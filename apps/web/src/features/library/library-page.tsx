@@ -74,7 +74,7 @@ function MyLibrary() {
                 <p className={styles.platform}>{purchase.product.platform}</p>
                 <div className={styles.keyArea}>
                   <RevealKey purchaseId={purchase._id} title={purchase.product.title} />
-                  <KeyProblem purchaseId={purchase._id} title={purchase.product.title} claim={claimOf.get(purchase._id)} />
+                  <KeyProblem purchaseId={purchase._id} title={purchase.product.title} revealed={purchase.revealed} claim={claimOf.get(purchase._id)} />
                 </div>
               </div>
             </li>
