@@ -144,6 +144,8 @@ export const offerRequestSchema = z.object({
   gameId: idField(m.gameNotFound),
   netPrice,
   status: z.enum(OFFER_STATUSES, { error: m.offerStatusInvalid }).default('active'),
+  /** Declared stock from the start (issue 24), or uploaded keys (the default). */
+  ...offerDeliveryFields,
 });
 export type OfferRequest = z.input<typeof offerRequestSchema>;
 export const offerPatchSchema = z.object({

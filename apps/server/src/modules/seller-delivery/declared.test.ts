@@ -126,6 +126,9 @@ describe('declared stock', () => {
     await call(admin, 'PATCH', `/api/admin/sellers/${applied.body.seller._id}`, { status: 'active' });
     const offer = (await call<{ offer: Offer }>(user, 'POST', '/api/seller/offers', { gameId: await t.gameWithStock(3, 7), netPrice: 3 })).body.offer;
     expect((await call(user, 'PATCH', `/api/seller/offers/${offer._id}`, { delivery: 'declared', declaredStock: 3 })).body).toEqual({ error: sellerDeliveryMessages.declaredNeedsWebhook });
+    expect((await call(user, 'POST', '/api/seller/offers', { gameId: await t.gameWithStock(3, 19), netPrice: 3, delivery: 'declared', declaredStock: 3 })).body).toEqual({
+      error: sellerDeliveryMessages.declaredNeedsWebhook,
+    });
     expect((await call(user, 'PUT', '/api/seller/webhook', { url: 'ftp://example.com/x' })).body).toEqual({ error: sellerDeliveryMessages.webhookUrlInvalid });
     expect((await call(user, 'PUT', '/api/seller/webhook', { url: 'https://user:pw@example.com/x' })).status).toBe(400);
     for (const url of ['http://a:b', 'https://%', 'https://a:99999']) expect((await call(user, 'PUT', '/api/seller/webhook', { url })).body, url).toEqual({ error: sellerDeliveryMessages.webhookUrlInvalid });
@@ -143,6 +146,10 @@ describe('declared stock', () => {
     fake.secret = rotated.body.secret;
     expect((await call<{ ok: boolean }>(user, 'POST', '/api/seller/webhook/test')).body.ok).toBe(true);
     expect((await call<{ url: string; secret?: string }>(user, 'GET', '/api/seller/webhook')).body).not.toHaveProperty('secret');
+    // With a webhook, an offer can be declared from the start.
+    const declared = await call<{ offer: Offer }>(user, 'POST', '/api/seller/offers', { gameId: await t.gameWithStock(3, 18), netPrice: 3, delivery: 'declared', declaredStock: 4 });
+    expect(declared.status).toBe(201);
+    expect(declared.body.offer).toMatchObject({ delivery: 'declared', declaredStock: 4, stock: 4 });
     // Another customer has no seller, and a seller's webhook is its own.
     expect((await call(await t.buyer(), 'PUT', '/api/seller/webhook', { url: fake.url })).status).toBe(404);
     expect((await call(undefined, 'GET', '/api/seller/reservations')).status).toBe(401);

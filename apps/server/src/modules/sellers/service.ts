@@ -299,14 +299,19 @@ export class SellersService {
     return offer;
   }
 
-  async createOffer(seller: SellerRow, request: { gameId: string; netPrice: number; status: OfferStatus }): Promise<Offer> {
+  async createOffer(
+    seller: SellerRow,
+    request: { gameId: string; netPrice: number; status: OfferStatus; delivery?: OfferDelivery | undefined; declaredStock?: number | undefined },
+  ): Promise<Offer> {
     if (seller.id === HOUSE_SELLER_ID) throw new Forbidden(m.notSeller);
+    if (request.delivery === 'declared' && !seller.webhookUrl) throw new Conflict(sellerDeliveryMessages.declaredNeedsWebhook);
     if (!(await gameExists(this.db, request.gameId))) throw new NotFound(m.gameNotFound);
     const netPriceCents = Math.round(request.netPrice * 100);
     const priceCents = buyerPriceCents(netPriceCents, await this.commissionOf(seller));
     const id = newId();
     const games = await this.db.transaction(async (tx) => {
-      if (!(await insertOffer(tx, { id, sellerId: seller.id, gameId: request.gameId, netPriceCents, priceCents, status: request.status }))) throw new Conflict(m.offerExists);
+      const delivery = { delivery: request.delivery ?? 'uploaded', declaredStock: request.declaredStock ?? 0 };
+      if (!(await insertOffer(tx, { id, sellerId: seller.id, gameId: request.gameId, netPriceCents, priceCents, status: request.status, ...delivery }))) throw new Conflict(m.offerExists);
       return refreshMarket(tx, [request.gameId]);
     });
     this.moved(games);
