@@ -180,6 +180,12 @@ export async function cpuPercentOver(pid: number, seconds: number): Promise<numb
   return ((cpuSecondsOf(pid) - before) / ((performance.now() - started) / 1000)) * 100;
 }
 
+/** The p-th percentile of ascending values (nearest rank), NaN for none. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
 export const percent = (value: number) => `${(value * 100).toFixed(0)} %`;
 export const ms = (value: number) => `${value.toFixed(1)} ms`;
 

@@ -12,11 +12,10 @@
 // leaves behind lands on the next. The two distributions must not tell the addresses apart: medians
 // within 15 % and a probe comparing one answer of each guessing right at most 60 % of the time.
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { hashPassword, passwordMatches } from '../apps/server/src/platform/passwords.ts';
 import { codeIn, startSmtpSink } from '../apps/server/src/test/smtp-sink.ts';
-import { figure, printFigures } from './figures.ts';
-import { PG_SERVER, pgDatabase, startBenchServer } from './server.ts';
+import { figure, percentile, printFigures } from './figures.ts';
+import { pgAdmin, pgDatabase, startBenchServer } from './server.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 4);
@@ -30,16 +29,6 @@ const customer = { username: 'Bench_Player', email: 'bench.player@gmail.com', pa
 const NO_ACCOUNT = 'nobody.at.all@gmail.com';
 const ON_POSTGRES = process.env.BENCH_LOGIN_POSTGRES === '1';
 const PG_NAME = 'keystore_bench_login';
-
-async function pgAdmin(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_SERVER });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
 
 if (ON_POSTGRES) {
   await pgAdmin(`DROP DATABASE IF EXISTS "${PG_NAME}" WITH (FORCE)`);
@@ -107,8 +96,6 @@ async function forgotTimes(known: string, unknown: string, rounds: number): Prom
   return took;
 }
 
-/** The p-th percentile of sorted `values` (nearest rank). */
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 
 /**
  * How often one answer of each kind tells which is which by being the slower (the Mann-Whitney

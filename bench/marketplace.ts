@@ -13,7 +13,6 @@
 // seller deadlines are shortened as in the cluster test (SELLER_* in the environment choose others):
 // with the issue's 30 s deadlines a slow seller's line would fail over after 100 s.
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { Pool } from 'undici';
 import type { GameOffer, Offer, Seller } from '@keystore/contract';
 import { openDatabase, queryRows, type Database } from '../apps/server/src/db/client.ts';
@@ -22,8 +21,8 @@ import { startFakeSeller, type FakeBehaviour, type FakeSeller } from '../apps/se
 import { UsersService } from '../apps/server/src/modules/users/service.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { hashPassword } from '../apps/server/src/platform/passwords.ts';
-import { figure, isMain, printFigures, type Figure } from './figures.ts';
-import { BENCH_SECRETS, PG_SERVER, pgDatabase, startBenchServer, type BenchServer } from './server.ts';
+import { figure, isMain, percentile, printFigures, type Figure } from './figures.ts';
+import { BENCH_SECRETS, pgAdmin, pgDatabase, startBenchServer, type BenchServer } from './server.ts';
 
 const PURCHASES = Number(process.env.BENCH_PURCHASES ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -38,21 +37,6 @@ const SLOW_MS = Number(TIMINGS.SELLER_PROVIDE_TIMEOUT_MS) + 500;
 /** What each seller promises; the house has the supplier's stock. */
 const STOCKS = { error: 40, slow: 40, good: 300, house: 5000 };
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123', name: 'Bench Buyer' };
-
-async function admin(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_SERVER });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 const headersOf = (token: string) => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
 
@@ -177,8 +161,8 @@ async function settled(database: Database, gameId: string, ms: number): Promise<
 
 /** The marketplace figures: what 500 purchases came to while two sellers of three fail, and how long a paid line waits for its key. */
 export async function marketplaceFigures(): Promise<Figure[]> {
-  await admin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
-  await admin(`CREATE DATABASE "${DB_NAME}"`);
+  await pgAdmin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
+  await pgAdmin(`CREATE DATABASE "${DB_NAME}"`);
   const databaseUrl = pgDatabase(DB_NAME);
   const env = { DATABASE_URL: databaseUrl, NODE_ENV: 'development', LOG_LEVEL: 'error', RATE_LIMIT_SCALE: '1000', ...TIMINGS };
   const servers: BenchServer[] = [];
@@ -281,7 +265,7 @@ export async function marketplaceFigures(): Promise<Figure[]> {
     await database?.close();
     await Promise.all(servers.map((server) => server.stop()));
     await Promise.all(fakes.map((fake) => fake.close()));
-    await admin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
+    await pgAdmin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
   }
 }
 

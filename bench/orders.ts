@@ -15,7 +15,6 @@
 // Buyers are made straight in the database (one password hash shared, sessions opened directly):
 // a hundred argon2 hashes and logins are the login benchmark's subject, not this one's.
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { Pool } from 'undici';
 import { openDatabase, queryRows } from '../apps/server/src/db/client.ts';
 import { SessionService } from '../apps/server/src/modules/auth/sessions.ts';
@@ -26,8 +25,8 @@ import { normalizedSerial } from '@keystore/contract';
 import { KeyVault } from '../apps/server/src/modules/library/key-vault.ts';
 import { refreshMarket } from '../apps/server/src/modules/sellers/store.ts';
 import { KeyRing } from '../apps/server/src/platform/key-ring.ts';
-import { cpuSecondsOf, figure, isMain, postgresCpuSeconds, printFigures, type Figure } from './figures.ts';
-import { PG_SERVER, pgDatabase, startBenchServer, type BenchServer } from './server.ts';
+import { cpuSecondsOf, figure, isMain, percentile, postgresCpuSeconds, printFigures, type Figure } from './figures.ts';
+import { pgAdmin, pgDatabase, startBenchServer, type BenchServer } from './server.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -42,21 +41,6 @@ const DB_NAME = 'keystore_bench_orders';
 const JWT_SECRET = 'bench-orders-secret-bench-orders-secret-01';
 const BENCH_KEY = 'ab'.repeat(32);
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123', name: 'Bench Buyer' };
-
-async function admin(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_SERVER });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 interface Tally {
   purchases: number[];
@@ -166,8 +150,8 @@ function report(title: string, tally: Tally): number {
  */
 export async function purchaseFigures(): Promise<Figure[]> {
   const figures: Figure[] = [];
-  await admin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
-  await admin(`CREATE DATABASE "${DB_NAME}"`);
+  await pgAdmin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
+  await pgAdmin(`CREATE DATABASE "${DB_NAME}"`);
   const databaseUrl = pgDatabase(DB_NAME);
 
   // Every buyer sends its own X-Forwarded-For: placements are capped and serialised per client address (decision 016).
@@ -307,7 +291,7 @@ export async function purchaseFigures(): Promise<Figure[]> {
   } finally {
     await database.close();
     await server.stop();
-    await admin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
+    await pgAdmin(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`);
   }
   return figures;
 }

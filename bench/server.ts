@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { freePort, serverNodeFlags } from '../scripts/server-process.ts';
 
 const root = path.join(import.meta.dirname, '..');
@@ -27,6 +28,17 @@ export function pgDatabase(name: string): string {
   const url = new URL(PG_SERVER);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** Runs one statement on the benchmark's PostgreSQL server itself (create or drop a benchmark's database). */
+export async function pgAdmin(query: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_SERVER });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
 }
 
 export const BENCH_SECRETS = { JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00', KEY_ENCRYPTION_KEY: 'be'.repeat(32) } as const;

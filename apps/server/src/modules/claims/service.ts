@@ -9,6 +9,7 @@ import {
   CLAIM_WINDOW_DAYS,
   claimMessages as m,
   HOUSE_SELLER_ID,
+  orderMessages,
   type Claim,
   type ClaimOutcome,
   type ClaimReason,
@@ -61,7 +62,7 @@ export class ClaimsService {
   /** Opens a claim on one of the buyer's keys: revealed, within 30 days of delivery, one open claim at a time. */
   async open(userId: string, keyId: string, request: { reason: ClaimReason; message: string }, now = new Date()): Promise<Claim> {
     const key = await this.deps.library.claimableKey(this.db, keyId, userId);
-    if (!key || key.voidedAt) throw new NotFound(m.claimNotFound.replace('Claim', 'Key'));
+    if (!key || key.voidedAt) throw new NotFound(orderMessages.keyNotFound);
     if (now.getTime() - new Date(key.deliveredAt).getTime() > CLAIM_WINDOW_DAYS * DAY_MS) throw new Conflict(m.tooLate);
     if (!key.revealed) throw new Conflict(m.notRevealed);
     if (await hasDeclinedClaim(this.db, keyId)) throw new Conflict(m.alreadyDeclined);

@@ -32,6 +32,7 @@ import {
   findReservation,
   recordCall,
   reservationPage,
+  reservationsOfOrderNamed,
   reservationsOfOrder,
   settleCancel,
   takeDueCancels,
@@ -140,14 +141,7 @@ export class SellerDelivery {
 
   /** An order's reservations with their moves and calls, for the back office's timeline. */
   async timeline(orderId: string): Promise<Array<Reservation & { seller: string }>> {
-    const rows = await queryRows<ReservationRow & { title: string; seller: string }>(
-      this.db,
-      sql`select r.id, r.order_id as "orderId", r.line_id as "lineId", r.offer_id as "offerId", r.seller_id as "sellerId", r.game_id as "gameId",
-            r.quantity, r.unit_net_cents as "unitNetCents", r.state, r.reason, r.created_at as "createdAt", r.provide_calls as "provideCalls",
-            g.title, s.name as seller
-          from seller_reservations r join games g on g.id = r.game_id join sellers s on s.id = r.seller_id
-          where r.order_id = ${orderId} order by r.created_at, r.id`,
-    );
+    const rows = await reservationsOfOrderNamed(this.db, orderId);
     const events = await eventsOfReservations(this.db, rows.map((row) => row.id));
     return rows.map((row) => ({ ...toReservation(row, row.title, events), seller: row.seller }));
   }

@@ -78,6 +78,16 @@ export function reservationsOfOrder(db: Db, orderId: string, states?: readonly R
   );
 }
 
+/** An order's reservations, oldest first, with each game's title and its seller's name (the order's timeline). */
+export function reservationsOfOrderNamed(db: Db, orderId: string): Promise<Array<ReservationRow & { title: string; seller: string }>> {
+  return queryRows(
+    db,
+    sql`select ${RESERVATION_COLUMNS}, g.title, s.name as seller
+        from seller_reservations r join games g on g.id = r.game_id join sellers s on s.id = r.seller_id
+        where r.order_id = ${orderId} order by r.created_at, r.id`,
+  );
+}
+
 /** Offers a line has failed on (their reservations failed): failover does not go back to them. */
 export async function failedOffersOfLine(db: Db, lineId: string): Promise<Set<string>> {
   const rows = await queryRows<{ offer_id: string }>(db, sql`select distinct offer_id from seller_reservations where line_id = ${lineId} and state = 'failed'`);
