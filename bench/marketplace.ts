@@ -17,7 +17,7 @@ import { Pool } from 'undici';
 import type { GameOffer, Offer, Seller } from '@keystore/contract';
 import { openDatabase, queryRows, type Database } from '../apps/server/src/db/client.ts';
 import { SessionService } from '../apps/server/src/modules/auth/sessions.ts';
-import { startFakeSeller, type FakeBehaviour, type FakeSeller } from '../apps/server/src/modules/seller-delivery/test-kit.ts';
+import { startFakeSeller, type FakeBehaviour, type FakeSeller } from '../apps/server/src/modules/offers/test-kit.ts';
 import { UsersService } from '../apps/server/src/modules/users/service.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { hashPassword } from '../apps/server/src/platform/passwords.ts';

@@ -23,7 +23,8 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { hashPassword } from '../apps/server/src/platform/passwords.ts';
 import { normalizedSerial } from '@keystore/contract';
 import { KeyVault } from '../apps/server/src/modules/library/key-vault.ts';
-import { refreshMarket } from '../apps/server/src/modules/sellers/store.ts';
+import { GameStockRows } from '../apps/server/src/modules/catalog/game-stock.ts';
+import { Market } from '../apps/server/src/modules/offers/market.ts';
 import { KeyRing } from '../apps/server/src/platform/key-ring.ts';
 import { cpuSecondsOf, figure, isMain, percentile, postgresCpuSeconds, printFigures, type Figure } from './figures.ts';
 import { pgAdmin, pgDatabase, startBenchServer, type BenchServer } from './server.ts';
@@ -205,7 +206,7 @@ export async function purchaseFigures(): Promise<Figure[]> {
         }
       }
       // Placement reads the offers from the database; the lists' stock is not this benchmark's subject.
-      await database.db.transaction((tx) => refreshMarket(tx, sellerGames));
+      await database.db.transaction((tx) => new Market(new GameStockRows()).refresh(tx, sellerGames));
     };
     await restockSeller();
 

@@ -7,7 +7,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Offer, Seller } from '@keystore/contract';
-import { startFakeSeller, type FakeSeller } from '../apps/server/src/modules/seller-delivery/test-kit.ts';
+import { startFakeSeller, type FakeSeller } from '../apps/server/src/modules/offers/test-kit.ts';
 import { adminToken, call, createVerifiedUser, mailsTo, signedInContext, uniqueSuffix, type TestAccount } from './accounts.ts';
 import { accessibilityViolations, launchBrowser, screenshot } from './browser.ts';
 import { euro, gamesInStock, proceedToCheckout, type ListedGame } from './shopping.ts';

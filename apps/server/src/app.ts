@@ -30,12 +30,13 @@ import { paymentsFromConfig, registerPaymentRoutes } from './modules/payments/pl
 import { headHtml, pageHead, storeMetaHtml } from './modules/seo/pages.ts';
 import { sellerRoutes } from './modules/sellers/routes.ts';
 import { SellersService } from './modules/sellers/service.ts';
-import { SellerDeliveryJobs } from './modules/seller-delivery/jobs.ts';
+import { SellerDeliveryJobs } from './modules/offers/jobs.ts';
+import { offerRoutes } from './modules/offers/routes.ts';
+import { OffersService } from './modules/offers/service.ts';
 import { ClaimJobs } from './modules/claims/jobs.ts';
 import { claimRoutes } from './modules/claims/routes.ts';
 import { ClaimsService } from './modules/claims/service.ts';
-import { sellerDeliveryRoutes } from './modules/seller-delivery/routes.ts';
-import { SellerDelivery } from './modules/seller-delivery/service.ts';
+import { sellerDeliveryRoutes } from './modules/offers/declared-routes.ts';
 import { seoRoutes } from './modules/seo/routes.ts';
 import { supplierFromConfig } from './modules/supplier/from-config.ts';
 import type { Supplier } from './modules/supplier/supplier.ts';
@@ -76,7 +77,7 @@ declare module 'fastify' {
     alerts: OperatorAlerts;
     ledger: Ledger;
     sellers: SellersService;
-    sellerDelivery: SellerDelivery;
+    offers: OffersService;
     claims: ClaimsService;
   }
 }
@@ -121,8 +122,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const ledger = new Ledger(database, app.log);
   const sellers = new SellersService({ database, library, ledger, events });
   const mailContext = { publicUrl: config.publicUrl, supportEmail: config.mail.supportEmail };
-  const sellerDelivery = new SellerDelivery({
+  const offers = new OffersService({
     database,
+    gameStock: catalog.gameStock,
     sellers,
     ledger,
     library,
@@ -134,9 +136,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     production: config.production,
     timings: config.sellerDelivery,
   });
-  const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission, sellerDelivery });
-  const sellerDeliveryJobs = new SellerDeliveryJobs(sellerDelivery, sellers, app.log);
-  const claims = new ClaimsService({ database, library, refunds: orders.refunds, sellerDelivery, notifications, accounts, mailer, mailContext, events, log: app.log });
+  const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission, offers });
+  const sellerDeliveryJobs = new SellerDeliveryJobs(offers.declared, sellers, app.log);
+  const claims = new ClaimsService({ database, library, refunds: orders.refunds, offers, sellers, notifications, accounts, mailer, mailContext, events, log: app.log });
   const claimJobs = new ClaimJobs(claims, app.log);
   const users = new UsersService(database, config, orders);
   // One AI client (or none: the offline assistant and writer) for support and news.
@@ -162,7 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('alerts', alerts);
   app.decorate('ledger', ledger);
   app.decorate('sellers', sellers);
-  app.decorate('sellerDelivery', sellerDelivery);
+  app.decorate('offers', offers);
   app.decorate('claims', claims);
 
   // Their lives: started once the app is ready, stopped with it.
@@ -211,7 +213,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(notificationsRoutes, { notifications });
   await app.register(newsRoutes, { news });
   await app.register(sellerRoutes, { sellers, ledger, accounts });
-  await app.register(sellerDeliveryRoutes, { sellers, sellerDelivery, accounts });
+  await app.register(offerRoutes, { sellers, offers });
+  await app.register(sellerDeliveryRoutes, { sellers, sellerDelivery: offers.declared, accounts });
   await app.register(claimRoutes, { claims, sellers, users });
   // The back office (decision 023): composed from the modules that own the data.
   await app.register(adminAuditRoutes, { database });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameListAnswer, GameOffer, Offer, Seller } from '@keystore/contract';
 import { inList, openDatabase, queryRows, type Database } from '../db/client.ts';
 import { CATALOG_CHANNEL } from '../modules/catalog/sync.ts';
-import { startFakeSeller, type FakeBehaviour, type FakeSeller } from '../modules/seller-delivery/test-kit.ts';
+import { startFakeSeller, type FakeBehaviour, type FakeSeller } from '../modules/offers/test-kit.ts';
 import {
   canRunOwnPostgres,
   customersIn,

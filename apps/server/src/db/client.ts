@@ -14,7 +14,7 @@ import * as newsTables from '../modules/news/schema.ts';
 import * as notificationsTables from '../modules/notifications/schema.ts';
 import * as ordersTables from '../modules/orders/schema.ts';
 import * as paymentsTables from '../modules/payments/schema.ts';
-import * as sellerDeliveryTables from '../modules/seller-delivery/schema.ts';
+import * as offersTables from '../modules/offers/schema.ts';
 import * as sellersTables from '../modules/sellers/schema.ts';
 import * as supportTables from '../modules/support/schema.ts';
 import * as usersTables from '../modules/users/schema.ts';
@@ -33,7 +33,7 @@ export const schema = {
   ...notificationsTables,
   ...ordersTables,
   ...paymentsTables,
-  ...sellerDeliveryTables,
+  ...offersTables,
   ...sellersTables,
   ...supportTables,
   ...usersTables,

@@ -59,3 +59,10 @@ export const auditLog = pgTable(
   },
   (table) => [index('audit_log_at_idx').on(table.at), index('audit_log_target_idx').on(table.targetType, table.targetId)],
 );
+
+/** Settings the owner changes in the back office (`markupPercent`, the sellers' default commission …), one JSON value per key: written only through platform/settings.ts. */
+export const storeSettings = pgTable('store_settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: moment('updated_at').notNull().default(sql`now()`),
+});

@@ -10,8 +10,8 @@ const { openDatabase } = await import('../db/client.ts');
 const { KeyRing } = await import('../platform/key-ring.ts');
 const { KeyVault } = await import('../modules/library/key-vault.ts');
 const { reencryptKeys } = await import('../modules/library/reencrypt.ts');
-const { sealedSellerKeys } = await import('../modules/sellers/store.ts');
-const { sealedWebhookSecrets } = await import('../modules/seller-delivery/store.ts');
+const { sealedSellerKeys } = await import('../modules/offers/store.ts');
+const { sealedWebhookSecrets } = await import('../modules/sellers/store.ts');
 
 const config = loadConfig();
 const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });

@@ -9,7 +9,10 @@ const { openDatabase } = await import('../db/client.ts');
 const { upsertProducts } = await import('../modules/catalog/store.ts');
 const { SYNTHETIC_SUPPLIER, syntheticProducts } = await import('../modules/catalog/synthetic.ts');
 const { seedOrderHistory } = await import('../modules/orders/synthetic.ts');
+const { seedSyntheticCustomers } = await import('../modules/users/synthetic.ts');
 const { seedSyntheticSellers } = await import('../modules/sellers/synthetic.ts');
+const { seedSyntheticOffers } = await import('../modules/offers/synthetic.ts');
+const { GameStockRows } = await import('../modules/catalog/game-stock.ts');
 const { KeyVault } = await import('../modules/library/key-vault.ts');
 const { KeyRing } = await import('../platform/key-ring.ts');
 
@@ -30,11 +33,12 @@ for (let start = 0; start < products.length; start += 1000) {
   const written = await upsertProducts(database.db, SYNTHETIC_SUPPLIER, products.slice(start, start + 1000), config.supplier.markupPercent, now);
   added += written.added;
 }
+await seedSyntheticCustomers(database.db);
 const orders = await seedOrderHistory(database.db, orderCount);
 let keys = 0;
 if (sellerTitles > 0) {
   const vault = await KeyVault.open(database.db, new KeyRing(config.secrets.keyEncryption, config.secrets.keyEncryptionPrevious));
-  keys = await seedSyntheticSellers(database.db, vault, { sellers: 3, titles: sellerTitles, keysPerOffer: 3 });
+  keys = await seedSyntheticOffers(database.db, new GameStockRows(), vault, await seedSyntheticSellers(database.db, 3), { titles: sellerTitles, keysPerOffer: 3 });
 }
 await database.close();
 console.log(

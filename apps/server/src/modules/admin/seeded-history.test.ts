@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminOrder, AdminStats } from '@keystore/contract';
 import { seedOrderHistory } from '../orders/synthetic.ts';
+import { seedSyntheticCustomers } from '../users/synthetic.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 
 describe('seeded order history', () => {
@@ -15,6 +16,7 @@ describe('seeded order history', () => {
   afterAll(() => t.close());
 
   it('spreads paid, refunded and lapsed orders over the months, once however often it runs', async () => {
+    await seedSyntheticCustomers(t.database.db);
     expect(await seedOrderHistory(t.database.db, 600)).toBe(600);
     expect(await seedOrderHistory(t.database.db, 600)).toBe(0);
     const today = new Date().toISOString().slice(0, 10);

@@ -3,7 +3,8 @@
 import { and, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
 import { centsToEuro, type AdminGame, type SyncRun } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
-import { games, storeSettings, syncRuns } from './schema.ts';
+import { readSetting, writeSetting } from '../../platform/settings.ts';
+import { games, syncRuns } from './schema.ts';
 
 const MARKUP_KEY = 'markupPercent';
 /** A sync run not finished after this long was cut short (its instance died): it no longer blocks a new one. */
@@ -100,13 +101,10 @@ export async function syncRunning(db: Db): Promise<boolean> {
 
 /** The store's markup in percent: the owner's setting, or PRICE_MARKUP_PERCENT until one is made. */
 export async function markupPercent(db: Db, fallback: number): Promise<number> {
-  const [row] = await db.select({ value: storeSettings.value }).from(storeSettings).where(eq(storeSettings.key, MARKUP_KEY));
-  return typeof row?.value === 'number' ? row.value : fallback;
+  const value = await readSetting(db, MARKUP_KEY);
+  return typeof value === 'number' ? value : fallback;
 }
 
 export async function setMarkupPercent(db: Db, value: number): Promise<void> {
-  await db
-    .insert(storeSettings)
-    .values({ key: MARKUP_KEY, value })
-    .onConflictDoUpdate({ target: storeSettings.key, set: { value, updatedAt: new Date() } });
+  await writeSetting(db, MARKUP_KEY, value);
 }

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { SystemRequirements } from '@keystore/contract';
-import { moment } from '../../db/columns.ts';
 
 /** The catalogue: one row per supplier product. Money is held in euro cents. */
 export const games = pgTable(
@@ -73,11 +72,4 @@ export const syncRuns = pgTable('sync_runs', {
   skipped: integer('skipped').notNull().default(0),
   deactivated: integer('deactivated').notNull().default(0),
   error: text('error'),
-});
-
-/** Settings the owner changes in the back office (`markupPercent` …), one JSON value per key. */
-export const storeSettings = pgTable('store_settings', {
-  key: text('key').primaryKey(),
-  value: jsonb('value').notNull(),
-  updatedAt: moment('updated_at').notNull().default(sql`now()`),
 });

@@ -11,6 +11,7 @@ import { adminGamePage, latestSyncRuns, markupPercent, setMarkupPercent, syncRun
 import { coverUrl } from './cover-art.ts';
 import { CatalogIndex, type CatalogQuery } from './search/catalog-index.ts';
 import { IndexSnapshot } from './index-snapshot.ts';
+import { GameStockRows } from './game-stock.ts';
 import { ShownStock } from './shown-stock.ts';
 import { biggestPriceDrops, catalogStamp, countGames, findGame, findGameDetails, loadIndexBatches, parseIndexBatch, stampTime, type GameRow } from './store.ts';
 import type { GameStock, StoreEventBus } from '../../platform/events.ts';
@@ -57,6 +58,8 @@ export class CatalogService {
   private syncing: Promise<SyncOutcome | undefined> | undefined;
   /** The stock the lists show, as orders on any instance move it (shown-stock.ts). */
   readonly shownStock: ShownStock;
+  /** The games rows' stock columns, as the offers module moves them (decision 031). */
+  readonly gameStock = new GameStockRows();
   private readonly stockOverlapMs: number;
   private readonly database: Database;
   private readonly config: Config;

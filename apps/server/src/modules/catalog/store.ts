@@ -6,7 +6,7 @@ import type { GameStock } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
 import type { IndexedGame } from './search/catalog-index.ts';
 import type { SupplierProduct } from '../supplier/ports.ts';
-import { SHOWN_PRICE, SHOWN_STOCK } from '../sellers/ports.ts';
+import { SHOWN_PRICE, SHOWN_STOCK } from './game-stock.ts';
 
 
 export type GameRow = typeof games.$inferSelect;

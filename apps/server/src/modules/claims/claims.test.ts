@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimMessages, type Claim, type LedgerBalance, type Offer, type Purchase, type Seller } from '@keystore/contract';
 import { queryRows } from '../../db/client.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
-import { startFakeSeller, type FakeSeller } from '../seller-delivery/test-kit.ts';
+import { startFakeSeller, type FakeSeller } from '../offers/test-kit.ts';
 
 describe('claims', () => {
   let t: OrdersTestApp;

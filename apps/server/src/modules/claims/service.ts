@@ -18,23 +18,25 @@ import {
 import type { Database, Db } from '../../db/client.ts';
 import { recordAudit, type AuditActor } from '../../platform/audit.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
-import type { GameStock, StoreEventBus } from '../../platform/events.ts';
+import type { StoreEventBus } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
 import { compose, type MailContext } from '../../platform/mail/layout.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import type { LibraryService } from '../library/ports.ts';
 import type { NotificationsService } from '../notifications/ports.ts';
 import { KeyAlreadyRefunded, type OrderRefunds } from '../orders/ports.ts';
-import { deliverLineReservations, endLineReservations, reserveDeclared, type SellerDelivery } from '../seller-delivery/ports.ts';
-import { lockGames, refreshMarket, type SellerRow } from '../sellers/ports.ts';
+import type { OffersService } from '../offers/ports.ts';
+import type { SellerRow, SellersService } from '../sellers/ports.ts';
 import type { Accounts } from '../users/ports.ts';
-import { claimById, claimsDue, hasDeclinedClaim, claimsInState, claimsOfSeller, claimsOfUser, insertClaim, offerOfLine, sellProvidedKey, settleClaim, takeReplacementKey, type ClaimView } from './store.ts';
+import { claimById, claimsDue, hasDeclinedClaim, claimsInState, claimsOfSeller, claimsOfUser, insertClaim, settleClaim, type ClaimView } from './store.ts';
 
 export interface ClaimsDeps {
   database: Database;
   library: LibraryService;
   refunds: OrderRefunds;
-  sellerDelivery: SellerDelivery;
+  /** Where a replacement key comes from, and whose offer a line's keys came from (decision 031). */
+  offers: OffersService;
+  sellers: SellersService;
   notifications: NotificationsService;
   accounts: Accounts;
   mailer: Mailer;
@@ -66,9 +68,8 @@ export class ClaimsService {
     if (now.getTime() - new Date(key.deliveredAt).getTime() > CLAIM_WINDOW_DAYS * DAY_MS) throw new Conflict(m.tooLate);
     if (!key.revealed) throw new Conflict(m.notRevealed);
     if (await hasDeclinedClaim(this.db, keyId)) throw new Conflict(m.alreadyDeclined);
-    const line = await offerOfLine(this.db, key.lineId);
     const id = newId();
-    const sellerId = line ? await this.sellerOfOffer(line.offerId) : HOUSE_SELLER_ID;
+    const sellerId = await this.deps.offers.sellerOfLine(key.lineId);
     const written = await insertClaim(this.db, {
       id,
       keyId,
@@ -201,37 +202,14 @@ export class ClaimsService {
    * key at once, and a mail links to it (never carrying it).
    */
   private async replace(claim: ClaimView, from: ClaimState[], by: string, note: string | null): Promise<Claim> {
-    const { library, sellerDelivery } = this.deps;
-    const offer = await offerOfLine(this.db, claim.lineId);
-    if (!offer || claim.sellerId === HOUSE_SELLER_ID) throw new Conflict(m.noReplacement);
-    if (offer.delivery === 'declared') {
-      const reservationId = await this.db.transaction((tx) => reserveDeclared(tx, offer.offerId, claim.orderId, claim.lineId, 1));
-      if (!reservationId) throw new Conflict(m.noReplacement);
-      const outcome = await sellerDelivery.provide(reservationId);
-      if (!outcome.ok) {
-        const [reservation] = await sellerDelivery.reservationsById([reservationId]);
-        if (reservation) await sellerDelivery.failed(reservation, `replacement for claim ${claim.id}: ${outcome.reason}`, 0);
-        throw new Conflict(m.noReplacement);
-      }
-    }
-    let games: GameStock[] = [];
-    const replaced = await this.db.transaction(async (tx) => {
-      // The game's row first, as placement takes it before an offer's keys (lockGames).
-      await lockGames(tx, [claim.gameId]);
-      const key = offer.delivery === 'declared' ? await sellProvidedKey(tx, offer.offerId, claim.lineId) : await takeReplacementKey(tx, offer.offerId, claim.orderId, claim.lineId);
-      if (!key) throw new Conflict(m.noReplacement);
-      const old = await library.replaceSerial(tx, claim.keyId, library.unseal(key.serialEncrypted, key.id));
+    const { library } = this.deps;
+    if (claim.sellerId === HOUSE_SELLER_ID) throw new Conflict(m.noReplacement);
+    const replaced = await this.deps.offers.replaceKey(claim, async (tx, serial) => {
+      const old = await library.replaceSerial(tx, claim.keyId, serial);
       if (!old) throw new Conflict(m.decided);
       if (!(await settleClaim(tx, claim.id, from, 'replaced', { replacedSerialSealed: old, decidedBy: by, note }))) throw new Conflict(m.decided);
-      await deliverLineReservations(tx, [claim.lineId]);
-      games = await refreshMarket(tx, [claim.gameId]);
-      return true;
-    }).catch(async (error: unknown) => {
-      // A key a declared seller handed over for nothing goes back to it: its reservation ends (a cancel is owed).
-      if (offer.delivery === 'declared') await this.db.transaction((tx) => endLineReservations(tx, [claim.lineId], 'cancelled', `the replacement for claim ${claim.id} was not used`));
-      throw error;
     });
-    if (replaced && games.length > 0) this.deps.events.emit('stock-moved', { games });
+    if (!replaced) throw new Conflict(m.noReplacement);
     const after = (await claimById(this.db, claim.id))!;
     await this.tellBuyer(after, 'Key replaced', `Your key for ${after.title} was replaced: the new one is in your library.`, true);
     return toClaim(after, { masked: true });
@@ -253,10 +231,6 @@ export class ClaimsService {
     return toClaim(after, { masked: true });
   }
 
-  private async sellerOfOffer(offerId: string): Promise<string> {
-    const seller = await this.deps.sellerDelivery.sellerOfOffer(offerId);
-    return seller ?? HOUSE_SELLER_ID;
-  }
 
   // --- Telling people --------------------------------------------------------------------------------
 
@@ -287,7 +261,7 @@ export class ClaimsService {
   }
 
   private async tellSeller(claim: ClaimView): Promise<void> {
-    const sellerUser = await this.deps.sellerDelivery.userOfSeller(claim.sellerId);
+    const sellerUser = (await this.deps.sellers.find(claim.sellerId))?.userId;
     if (!sellerUser) return;
     await this.deps.notifications
       .publish({

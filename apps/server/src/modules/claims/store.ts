@@ -67,37 +67,6 @@ export function claimsDue(db: Db, now: Date, limit: number): Promise<Array<{ id:
   return queryRows(db, sql`select id from claims where state = 'open' and due_at <= ${now.toISOString()}::timestamptz order by due_at limit ${limit}`);
 }
 
-/** The offer a claimed line's keys came from, with how its keys are delivered. */
-export async function offerOfLine(db: Db, lineId: string): Promise<{ offerId: string; delivery: string; gameId: string } | undefined> {
-  const [row] = await queryRows<{ offerId: string; delivery: string; gameId: string }>(
-    db,
-    sql`select o.id as "offerId", o.delivery, o.game_id as "gameId" from order_lines l join offers o on o.id = l.offer_id where l.id = ${lineId}`,
-  );
-  return row;
-}
-
-/** Takes one available uploaded key of an offer for a claimed line, sold at once; answers it sealed. */
-export async function takeReplacementKey(db: Db, offerId: string, orderId: string, lineId: string): Promise<{ id: string; serialEncrypted: string } | undefined> {
-  const [row] = await queryRows<{ id: string; serialEncrypted: string }>(
-    db,
-    sql`update seller_keys set state = 'sold', order_id = ${orderId}, line_id = ${lineId}, sold_at = now()
-        where id = (select id from seller_keys where offer_id = ${offerId} and state = 'available' order by created_at, id limit 1 for update skip locked)
-        returning id, serial_encrypted as "serialEncrypted"`,
-  );
-  return row;
-}
-
-/** The key a declared seller handed over for a replacement reservation, sold at once; answers it sealed. */
-export async function sellProvidedKey(db: Db, offerId: string, lineId: string): Promise<{ id: string; serialEncrypted: string } | undefined> {
-  const [row] = await queryRows<{ id: string; serialEncrypted: string }>(
-    db,
-    sql`update seller_keys set state = 'sold', sold_at = now()
-        where id = (select id from seller_keys where offer_id = ${offerId} and line_id = ${lineId} and state = 'reserved' order by created_at, id limit 1 for update)
-        returning id, serial_encrypted as "serialEncrypted"`,
-  );
-  return row;
-}
-
 /** Whether a key has a claim the owner declined: the buyer writes to support rather than claim again. */
 export async function hasDeclinedClaim(db: Db, keyId: string): Promise<boolean> {
   const rows = await queryRows<{ id: string }>(db, sql`select id from claims where key_id = ${keyId} and state = 'declined' limit 1`);

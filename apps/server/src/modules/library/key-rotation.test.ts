@@ -10,8 +10,8 @@ import { buildTestApp, freshDatabase, type TestApp } from '../../test/helper.ts'
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 import { KeyVault } from './key-vault.ts';
 import { reencryptKeys } from './reencrypt.ts';
-import { sealedWebhookSecrets } from '../seller-delivery/ports.ts';
-import { sealedSellerKeys } from '../sellers/ports.ts';
+import { sealedSellerKeys } from '../offers/store.ts';
+import { sealedWebhookSecrets } from '../sellers/store.ts';
 
 const OLD = 'a1'.repeat(32);
 const SELLER_SERIAL = 'SELLER-ROTATE-0001';

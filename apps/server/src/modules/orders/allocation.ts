@@ -16,11 +16,10 @@ import type { DeliveredKey, LibraryService } from '../library/ports.ts';
 import { SupplierPriceRefused, type Supplier, type SupplierKey } from '../supplier/ports.ts';
 import { centsToEuro, HOUSE_SELLER_ID, UNDELIVERED_REFUND_HOURS } from '@keystore/contract';
 import type { Ledger } from '../ledger/ports.ts';
-import { sellLineKeys } from '../sellers/ports.ts';
 import { deliveryDelayedMail, receiptMail, type Recipient } from '../../platform/mail/order-mails.ts';
 import type { OrderRefunds } from './refunds.ts';
-import { deliverLineReservations, failedOffersOfLine, openReservationsOfLines, type SellerDelivery } from '../seller-delivery/ports.ts';
-import { rerouteLine } from './reservation.ts';
+import type { OffersService } from '../offers/ports.ts';
+import { moveLine } from './failover.ts';
 import {
   claimDelayNotice,
   claimForAllocation,
@@ -29,7 +28,6 @@ import {
   lockOrderForDelivery,
   longUndelivered,
   markDelivered,
-  settleDeliveredStock,
   undeliveredOrders,
   updateOrder,
   type ClaimedOrder,
@@ -62,8 +60,8 @@ export interface AllocatorDeps {
   events: StoreEventBus;
   /** Gives back the money of lines the store cannot buy without a loss, and of orders undelivered for a day. */
   refunds: OrderRefunds;
-  /** Declared-stock sellers, asked for their keys after payment (issue 24). */
-  sellerDelivery?: SellerDelivery | undefined;
+  /** The offers lines' keys come from: a seller's handed over, declared sellers asked after payment, failover (decision 031). */
+  offers: OffersService;
   /** The most the store adds of its own to move a paid line to a dearer offer, percent (FAILOVER_MAX_EXTRA_PERCENT). */
   failoverMaxExtraPercent: number;
   /**
@@ -237,8 +235,7 @@ export class KeyAllocator {
         }
         // Refunded while the supplier was asked: the keys just written are rolled back, never handed out.
         if (!(await markDelivered(tx, order.id, supplierOrderId))) throw new OrderGone();
-        await settleDeliveredStock(tx, lines);
-        await deliverLineReservations(tx, sellerLines.map((line) => line.id));
+        await this.deps.offers.settleDelivered(tx, lines);
         await this.postSales(tx, order, lines, prices);
         // The receipt and the notification are committed with the keys (an outbox), never after them from memory.
         if (recipient) await mailer.enqueue(tx, receiptMail(this.deps.mailContext, recipient, order, lines, { demo: keys.some((key) => key.demo) }));
@@ -268,22 +265,22 @@ export class KeyAllocator {
    * Answers the order's lines still to deliver, or 'refunded' when nothing is left of it.
    */
   private async provideDeclared(order: OrderRow, lines: OrderLineRow[]): Promise<OrderLineRow[] | 'refunded'> {
-    const { sellerDelivery, database, log } = this.deps;
-    if (!sellerDelivery || lines.every((line) => line.sellerId === HOUSE_SELLER_ID)) return lines;
+    const { offers, database, log } = this.deps;
+    if (lines.every((line) => line.sellerId === HOUSE_SELLER_ID)) return lines;
     let current = lines;
     for (let round = 0; round < MAX_FAILOVERS; round += 1) {
-      const open = await this.withTurn(() => openReservationsOfLines(database.db, current.map((line) => line.id)));
+      const open = await this.withTurn(() => offers.openReservations(current.map((line) => line.id)));
       const waiting = open.filter((reservation) => reservation.state !== 'provided');
       // A line still on the offer whose reservation failed: the run that failed it died before moving it on
       // (the failure and the move are two transactions). Left so, it would wait for keys nobody sends.
       const stranded = await this.strandedLines(current, open);
       if (waiting.length === 0 && stranded.length === 0) return current;
-      const outcomes = await Promise.all(waiting.map(async (reservation) => ({ reservation, outcome: await sellerDelivery.provide(reservation.id) })));
+      const outcomes = await Promise.all(waiting.map(async (reservation) => ({ reservation, outcome: await offers.provide(reservation.id) })));
       for (const { reservation, outcome } of outcomes) {
         if (outcome.ok || outcome.gone) continue;
         const line = current.find((candidate) => candidate.id === reservation.lineId)!;
         log.warn({ orderId: order.id, lineId: line.id, offerId: reservation.offerId, reason: outcome.reason }, 'a seller failed to hand over keys; failing over');
-        if (!(await sellerDelivery.failed(reservation, outcome.reason, (line.commissionCents ?? 0) * line.quantity))) continue;
+        if (!(await offers.failReservation(reservation, outcome.reason, (line.commissionCents ?? 0) * line.quantity))) continue;
         if ((await this.moveOrRefund(order, line)) === 'refunded') return 'refunded';
       }
       for (const line of stranded) {
@@ -302,7 +299,7 @@ export class KeyAllocator {
     if (unreserved.length === 0) return [];
     return this.withTurn(async () => {
       const stranded: OrderLineRow[] = [];
-      for (const line of unreserved) if ((await failedOffersOfLine(this.deps.database.db, line.id)).has(line.offerId)) stranded.push(line);
+      for (const line of unreserved) if (await this.deps.offers.failedOn(line)) stranded.push(line);
       return stranded;
     });
   }
@@ -321,7 +318,7 @@ export class KeyAllocator {
         const current = await lockOrderForDelivery(tx, order.id);
         if (current?.status !== 'Paid') return 'gone' as const;
         const fresh = (await linesOf(tx, [order.id])).find((candidate) => candidate.id === line.id)!;
-        return rerouteLine(tx, fresh, maxUnitCents, await failedOffersOfLine(tx, line.id));
+        return moveLine(this.deps.offers, tx, fresh, maxUnitCents);
       }),
     );
     if (moved === 'gone') return 'refunded';
@@ -352,16 +349,16 @@ export class KeyAllocator {
 
   /** The reserved keys of a seller's lines, marked sold, as the library stores them (numbered per line). */
   private async sellerKeys(tx: Db, order: OrderRow, lines: OrderLineRow[]): Promise<DeliveredKey[]> {
-    const sold = await sellLineKeys(tx, lines.map((line) => line.id));
+    const sold = await this.deps.offers.handOver(tx, lines.map((line) => line.id));
     const byLine = new Map(lines.map((line) => [line.id, line]));
     const positions = new Map<string, number>();
     return sold
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .map((key) => {
-        const line = byLine.get(key.line_id)!;
+        const line = byLine.get(key.lineId)!;
         const position = positions.get(line.id) ?? 0;
         positions.set(line.id, position + 1);
-        return { orderId: order.id, lineId: line.id, position, gameId: line.gameId, userId: order.userId, serial: this.deps.library.unseal(key.serial_encrypted, key.id), demo: false };
+        return { orderId: order.id, lineId: line.id, position, gameId: line.gameId, userId: order.userId, serial: this.deps.library.unseal(key.serialEncrypted, key.id), demo: false };
       });
   }
 

@@ -28,7 +28,7 @@ import type { KeyAllocator } from './allocation.ts';
 import { adminOrderBatches, adminOrderPage, type AdminOrderDbRow, type OrderFilter } from './admin-store.ts';
 import type { PaymentStates } from './payment-states.ts';
 import type { AdminAction } from './refunds.ts';
-import type { SellerDelivery } from '../seller-delivery/ports.ts';
+import type { OffersService } from '../offers/ports.ts';
 import { eventsOfOrder, findOrder, linesOf, lockOrder, updateOrder, type OrderRow } from './store.ts';
 import { toOrder } from './views.ts';
 
@@ -49,7 +49,7 @@ export interface OrderBackOfficeDeps {
   payments: PaymentStates;
   allocator: KeyAllocator;
   /** Declared-stock sellers' reservations, shown in the timeline (issue 24). */
-  sellerDelivery?: SellerDelivery | undefined;
+  offers: OffersService;
 }
 
 export class OrderBackOffice {
@@ -98,7 +98,7 @@ export class OrderBackOffice {
       auditOfTarget(this.db, { type: 'order', id: orderId }, ['order.resend', 'order.retry-delivery']),
       row.userId ? this.deps.accounts.findById(row.userId) : undefined,
       this.deps.library.liveKeysPerLine([orderId]),
-      this.deps.sellerDelivery?.timeline(orderId) ?? [],
+      this.deps.offers.timeline(orderId),
     ]);
     const titles = new Map(lines.map((line) => [line.id, line.title]));
     const timeline: OrderEvent[] = [

@@ -13,8 +13,8 @@ import type { LibraryService } from '../library/ports.ts';
 import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport, ReceivedAmount } from '../payments/ports.ts';
 import type { KeyAllocator } from './allocation.ts';
 import type { AdminAction, OrderRefunds } from './refunds.ts';
-import { reserveLinesAgain } from './reservation.ts';
-import { findOrder, linesOf, lockOrder, returnStock, setAwaitingProviderRef, type OrderRow } from './store.ts';
+import type { OffersService } from '../offers/ports.ts';
+import { findOrder, linesOf, lockOrder, setAwaitingProviderRef, type OrderRow } from './store.ts';
 import { byProvider, transition, type Actor, type Moved } from './transitions.ts';
 
 /**
@@ -41,6 +41,8 @@ export interface PaymentStatesDeps {
   refunds: OrderRefunds;
   log: FastifyBaseLogger;
   events: StoreEventBus;
+  /** Where a lapsed order's keys are taken again, and a closed one's go back (decision 031). */
+  offers: OffersService;
 }
 
 /** An order that can no longer be paid, and the state it is in: callers decide by `orderStatus`, never by the text. */
@@ -87,7 +89,7 @@ export class PaymentStates implements PaymentOutcomes {
           if (order.status === 'Paid' || order.status === 'Refunded') return undefined;
           // Money for an order that had lapsed: its keys went back on the shelf and must be taken again.
           if (order.status !== 'Awaiting payment') {
-            taken = await reserveLinesAgain(tx, orderId, await linesOf(tx, [orderId]));
+            taken = await this.deps.offers.reserveAgain(tx, orderId, await linesOf(tx, [orderId]));
           }
           const [moved] = await transition(tx, { id: orderId }, {
             ...paid,
@@ -167,7 +169,7 @@ export class PaymentStates implements PaymentOutcomes {
         reason,
         set: { declineReason: reason },
       });
-      const returned = await returnStock(tx, await linesOf(tx, [orderId]));
+      const returned = await this.deps.offers.release(tx, await linesOf(tx, [orderId]));
       // The customer hears of the decline exactly when it is committed.
       if (status === 'Declined') await this.deps.events.publish('order-declined', { tx, orderId, userId: order.userId, reason });
       return { order, returned };

@@ -37,8 +37,8 @@ import {
   type OrderLineRow,
   type OrderRow,
 } from './store.ts';
-import { rerouteLine, reserveFromOffers, titleOfGame, type OrderRequestLine } from './reservation.ts';
-import { failedOffersOfLine, type SellerDelivery } from '../seller-delivery/ports.ts';
+import type { OffersService, OrderRequestLine } from '../offers/ports.ts';
+import { moveLine } from './failover.ts';
 
 /** Rounds of asking sellers to confirm, each moving the refused lines to the next offer. */
 const MAX_CONFIRM_ROUNDS = 4;
@@ -65,7 +65,7 @@ export interface OrderPlacementDeps {
   log: FastifyBaseLogger;
   events: StoreEventBus;
   /** Declared-stock sellers confirm their reservations before the payment page (issue 24). */
-  sellerDelivery?: SellerDelivery | undefined;
+  offers: OffersService;
 }
 
 export class OrderPlacement {
@@ -131,7 +131,7 @@ export class OrderPlacement {
     const now = new Date();
     return this.db.transaction(async (tx) => {
       await this.holdWithinCaps(tx, placer, merged);
-      const { lines, stock } = await reserveFromOffers(tx, id, merged);
+      const { lines, stock } = await this.deps.offers.reserve(tx, id, merged);
       const row: OrderRow = {
         id,
         userId,
@@ -168,10 +168,10 @@ export class OrderPlacement {
    * answer is the 409 with the new price (or the stock conflict), as when the cart's prices are out of date.
    */
   private async confirmSellers(row: OrderRow, lines: OrderLineRow[]): Promise<OrderLineRow[]> {
-    const delivery = this.deps.sellerDelivery;
-    if (!delivery || lines.every((line) => line.sellerId === HOUSE_SELLER_ID)) return lines;
+    const { offers } = this.deps;
+    if (lines.every((line) => line.sellerId === HOUSE_SELLER_ID)) return lines;
     for (let round = 0; round < MAX_CONFIRM_ROUNDS; round += 1) {
-      const refused = await delivery.confirm(row.id);
+      const refused = await offers.confirmReservations(row.id);
       if (refused.length === 0) return linesOfOrder(this.db, row.id);
       const dearer: Array<{ gameId: string; price: number }> = [];
       let gone: OrderLineRow | undefined;
@@ -179,7 +179,7 @@ export class OrderPlacement {
         const current = await linesOfOrder(tx, row.id);
         for (const reservation of refused) {
           const line = current.find((candidate) => candidate.id === reservation.lineId)!;
-          const moved = await rerouteLine(tx, line, line.unitPriceCents, await failedOffersOfLine(tx, line.id));
+          const moved = await moveLine(offers, tx, line, line.unitPriceCents);
           if (moved.moved) continue;
           if (moved.cheapestCents === undefined) gone = line;
           else dearer.push({ gameId: line.gameId, price: centsToEuro(moved.cheapestCents) });
@@ -209,7 +209,7 @@ export class OrderPlacement {
     // One line's worth of a game at most, over all unpaid orders: a second order cannot take another ten.
     for (const line of merged) {
       const held = mine.keysPerGame.get(line.gameId) ?? 0;
-      if (held > 0 && held + line.quantity > ORDER_LINE_MAX_QUANTITY) throw new Conflict(orderMessages.tooManyUnpaidOfGame(await titleOfGame(tx, line.gameId), held));
+      if (held > 0 && held + line.quantity > ORDER_LINE_MAX_QUANTITY) throw new Conflict(orderMessages.tooManyUnpaidOfGame(mine.titles.get(line.gameId) ?? line.gameId, held));
     }
     // The address caps are scaled with the rate limits (RATE_LIMIT_SCALE): a benchmark's or a test
     // cluster's buyers all come from one machine.

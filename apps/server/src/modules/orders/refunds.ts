@@ -14,9 +14,9 @@ import { refundMail, type Recipient } from '../../platform/mail/order-mails.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import type { Ledger } from '../ledger/ports.ts';
 import type { LibraryService } from '../library/ports.ts';
-import { refreshMarket, restockKeys, soldKeysOfLines } from '../sellers/ports.ts';
+import type { OffersService } from '../offers/ports.ts';
 import type { PaymentProvider } from '../payments/ports.ts';
-import { buyerOf, findOrder, linesOf, lockOrder, markLinesRefunded, returnStock, settleDeliveredStock, type OrderLineRow, type OrderRow } from './store.ts';
+import { buyerOf, findOrder, linesOf, lockOrder, markLinesRefunded, type OrderLineRow, type OrderRow } from './store.ts';
 import { transition, type Actor } from './transitions.ts';
 
 /** An admin's action on an order: who, and why (recorded in the order's timeline and the audit log). */
@@ -37,6 +37,8 @@ export interface OrderRefundsDeps {
   mailContext: MailContext;
   log: FastifyBaseLogger;
   events: StoreEventBus;
+  /** Where refunded lines' keys go back (decision 031). */
+  offers: OffersService;
 }
 
 /** A line's money: what its buyer paid for it. */
@@ -91,8 +93,8 @@ export class OrderRefunds {
       let returned: GameStock[] = [];
       if (current.deliveryStatus !== 'Delivered') {
         const open = lines.filter((line) => !line.refundedAt);
-        await settleDeliveredStock(tx, open.map((line) => ({ ...line, quantity: held.get(line.id) ?? 0 })));
-        returned = await returnStock(tx, open.map((line) => ({ ...line, quantity: line.quantity - (held.get(line.id) ?? 0) })));
+        await this.deps.offers.settleDelivered(tx, open.map((line) => ({ ...line, quantity: held.get(line.id) ?? 0 })));
+        returned = await this.deps.offers.release(tx, open.map((line) => ({ ...line, quantity: line.quantity - (held.get(line.id) ?? 0) })));
       }
       // The sales posted at delivery are reversed; a seller's key nobody saw goes back on its shelf.
       for (const line of lines) await this.deps.ledger.postRefund(tx, { orderId, lineId: line.id });
@@ -135,9 +137,7 @@ export class OrderRefunds {
     const sellerLines = lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID).map((line) => line.id);
     if (sellerLines.length === 0) return [];
     const unseen = new Set(voided.filter((key) => !key.revealed).map((key) => `${key.lineId} ${key.serialHash}`));
-    const back = (await soldKeysOfLines(tx, sellerLines)).filter((key) => unseen.has(`${key.line_id} ${key.library_hash}`));
-    const games = await restockKeys(tx, back.map((key) => key.id));
-    return refreshMarket(tx, games);
+    return this.deps.offers.returnUnrevealed(tx, sellerLines, unseen);
   }
 
   /**
@@ -161,7 +161,7 @@ export class OrderRefunds {
       if (current.status !== 'Paid' || current.deliveryStatus !== 'Pending') return undefined;
       const marked = await markLinesRefunded(tx, order.id, [...refunding], reason);
       if (marked.length === 0) return { returned: [] as GameStock[] };
-      const returned = await returnStock(tx, marked);
+      const returned = await this.deps.offers.release(tx, marked);
       await this.mailBuyer(tx, current, marked, marked.reduce((sum, line) => sum + lineCents(line), 0), reason, false);
       return { returned };
     });

@@ -19,7 +19,7 @@ import { OrderRefunds } from './refunds.ts';
 import { eventsOfOrder, expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderEventRow, type OrderLineRow, type OrderRow } from './store.ts';
 import { toHistoryEntry, toOrder } from './views.ts';
 import type { Ledger } from '../ledger/ports.ts';
-import type { SellerDelivery } from '../seller-delivery/ports.ts';
+import type { OffersService } from '../offers/ports.ts';
 
 const EXPIRY_BATCH = 200;
 
@@ -39,8 +39,8 @@ export interface OrdersDeps {
   events: StoreEventBus;
   /** The purchase path's bound on database work (platform/admission.ts); deliveries take its turns too. */
   admission?: AdmissionGate | undefined;
-  /** Declared-stock sellers: asked to confirm at placement and to hand over keys after payment (issue 24). */
-  sellerDelivery?: SellerDelivery | undefined;
+  /** The offers an order's keys come from: reserved at placement, released, handed over, failed over (decision 031). */
+  offers: OffersService;
 }
 
 /**
@@ -71,6 +71,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       mailContext,
       log: deps.log,
       events: deps.events,
+      offers: deps.offers,
     }));
     this.allocator = new KeyAllocator({
       refunds,
@@ -83,7 +84,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       log: deps.log,
       events: deps.events,
       admission: deps.admission,
-      sellerDelivery: deps.sellerDelivery,
+      offers: deps.offers,
       failoverMaxExtraPercent: deps.config.sellerDelivery.failoverMaxExtraPercent,
     });
     this.payments = new PaymentStates({
@@ -94,6 +95,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       refunds,
       log: deps.log,
       events: deps.events,
+      offers: deps.offers,
     });
     this.backOffice = new OrderBackOffice({
       database: deps.database,
@@ -103,7 +105,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       mailContext,
       payments: this.payments,
       allocator: this.allocator,
-      sellerDelivery: deps.sellerDelivery,
+      offers: deps.offers,
     });
     this.placement = new OrderPlacement({
       database: deps.database,
@@ -112,7 +114,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       payments: this.payments,
       log: deps.log,
       events: deps.events,
-      sellerDelivery: deps.sellerDelivery,
+      offers: deps.offers,
     });
   }
 
@@ -240,7 +242,10 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   async expireDue(): Promise<number> {
     let total = 0;
     for (;;) {
-      const { orders: expired, returned } = await this.db.transaction((tx) => expireDueOrders(tx, EXPIRY_BATCH));
+      const { orders: expired, returned } = await this.db.transaction(async (tx) => {
+        const { orders, lines } = await expireDueOrders(tx, EXPIRY_BATCH);
+        return { orders, returned: await this.deps.offers.release(tx, lines, 'expired') };
+      });
       // Their keys are back on the shelf: shown at once here, and told to the other instances.
       if (returned.length > 0) this.deps.events.emit('stock-moved', { games: returned });
       for (const order of expired) this.deps.events.emit('order-expired', { orderId: order.id, userId: order.userId });

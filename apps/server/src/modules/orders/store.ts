@@ -1,67 +1,15 @@
-// Data access for orders and their lines, and the stock reservation on the catalogue's games rows.
-// Reserving stock is the one place another module's table is written here: it must happen in the
-// same transaction as the order insert, or two buyers could both get the last key (decision 008).
+// Data access for orders and their lines. Their keys are reserved, released and settled by the offers
+// module, asked in the same transaction as the order's change (decisions 008 and 031).
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { HOUSE_SELLER_ID } from '@keystore/contract';
 import { HOLDER_LOCK_SPACES, preparedOnce, queryRows, type Db } from '../../db/client.ts';
 import { rowFromJson } from '../../db/json-rows.ts';
-import { games } from '../catalog/schema.ts';
 import { users } from '../users/schema.ts';
 import { orderEvents, orderLines, orders } from './schema.ts';
-import type { GameStock } from '../../platform/events.ts';
-import { refreshMarket, releaseLineKeys } from '../sellers/ports.ts';
-import { endLineReservations } from '../seller-delivery/ports.ts';
 import { placedEvent, transition } from './transitions.ts';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
-
-export interface StockRequest {
-  gameId: string;
-  quantity: number;
-}
-
-/** An order line as its reservation is ended: the house's on the games row, a seller's on its keys. */
-export interface ReservedLine extends StockRequest {
-  id: string;
-  sellerId: string;
-}
-
-/**
- * Ends the reservations of lines whose keys will not be sold: the house's return to the games row (in
- * game id order, like a reservation), a seller's keys go back on sale. Answers each game's shown stock after.
- */
-export async function returnStock(tx: Db, lines: ReservedLine[], ending: 'cancelled' | 'expired' = 'cancelled'): Promise<GameStock[]> {
-  await settleReservations(tx, lines.filter((line) => line.sellerId === HOUSE_SELLER_ID), false);
-  // A declared-stock seller's reservation ends too: its stock goes back, and it is told (issue 24).
-  await endLineReservations(tx, lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID).map((line) => line.id), ending, ending === 'expired' ? 'the order was not paid in time' : 'the order was cancelled or refunded');
-  await releaseLineKeys(tx, lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID).map((line) => line.id));
-  return refreshMarket(tx, lines.filter((line) => line.quantity > 0 || line.sellerId !== HOUSE_SELLER_ID).map((line) => line.gameId));
-}
-
-/**
- * Ends the reservations of keys bought from the supplier: they leave our reservations and the
- * supplier's quantity together (until the next sync says what the supplier has left), so the
- * number that can be sold does not move. A seller's keys were sold with their delivery: nothing to settle.
- */
-export async function settleDeliveredStock(tx: Db, lines: ReservedLine[]): Promise<void> {
-  await settleReservations(tx, lines.filter((line) => line.sellerId === HOUSE_SELLER_ID), true);
-}
-
-async function settleReservations(tx: Db, lines: StockRequest[], bought: boolean): Promise<void> {
-  const totals = new Map<string, number>();
-  for (const line of lines) if (line.quantity > 0) totals.set(line.gameId, (totals.get(line.gameId) ?? 0) + line.quantity);
-  for (const gameId of [...totals.keys()].sort()) {
-    const quantity = totals.get(gameId)!;
-    await tx
-      .update(games)
-      .set({
-        reserved: sql`greatest(${games.reserved} - ${quantity}, 0)`,
-        ...(bought ? { supplierStock: sql`greatest(${games.supplierStock} - ${quantity}, 0)` } : {}),
-      })
-      .where(eq(games.id, gameId));
-  }
-}
 
 /**
  * Writes an order awaiting payment with its lines and its first event in one statement (the caller's
@@ -149,7 +97,8 @@ export interface UnpaidHold {
 
 /** What the customer's orders awaiting payment hold, per game too, and what every account's from the same network holds. */
 export interface UnpaidHolds {
-  mine: UnpaidHold & { keysPerGame: Map<string, number> };
+  /** Each game's keys held unpaid, and its title as the holding line names it. */
+  mine: UnpaidHold & { keysPerGame: Map<string, number>; titles: Map<string, string> };
   here: UnpaidHold;
 }
 
@@ -159,10 +108,10 @@ export interface UnpaidHolds {
  * orders and keys placed from this address's network by every account.
  */
 export async function unpaidHolds(tx: Db, userId: string, address: string): Promise<UnpaidHolds> {
-  const [row] = await queryRows<{ mine: Array<[string, string, number]>; here_orders: number; here_keys: number }>(
+  const [row] = await queryRows<{ mine: Array<[string, string, number, string]>; here_orders: number; here_keys: number }>(
     tx,
     sql`select
-          (select coalesce(json_agg(json_build_array(o.id, l.game_id, l.quantity)), '[]'::json)
+          (select coalesce(json_agg(json_build_array(o.id, l.game_id, l.quantity, l.title)), '[]'::json)
              from ${orders} o join ${orderLines} l on l.order_id = o.id
             where o.user_id = ${userId} and o.status = 'Awaiting payment' and o.expires_at > now()) as mine,
           here.orders as here_orders, here.keys as here_keys
@@ -172,9 +121,13 @@ export async function unpaidHolds(tx: Db, userId: string, address: string): Prom
   );
   const lines = row?.mine ?? [];
   const keysPerGame = new Map<string, number>();
-  for (const [, gameId, quantity] of lines) keysPerGame.set(gameId, (keysPerGame.get(gameId) ?? 0) + quantity);
+  const titles = new Map<string, string>();
+  for (const [, gameId, quantity, title] of lines) {
+    keysPerGame.set(gameId, (keysPerGame.get(gameId) ?? 0) + quantity);
+    titles.set(gameId, title);
+  }
   return {
-    mine: { orders: new Set(lines.map(([orderId]) => orderId)).size, keys: lines.reduce((sum, [, , quantity]) => sum + quantity, 0), keysPerGame },
+    mine: { orders: new Set(lines.map(([orderId]) => orderId)).size, keys: lines.reduce((sum, [, , quantity]) => sum + quantity, 0), keysPerGame, titles },
     here: { orders: row?.here_orders ?? 0, keys: row?.here_keys ?? 0 },
   };
 }
@@ -234,7 +187,7 @@ export async function claimForAllocation(db: Db, id: string): Promise<ClaimedOrd
         select row_to_json(claimed) as claimed,
                (select coalesce(json_agg(l order by l.position), '[]'::json) from ${orderLines} l where l.order_id = claimed.id and l.refunded_at is null) as lines,
                (select json_build_object('email', u.email, 'username', u.username) from ${users} u where u.id = claimed.user_id) as buyer,
-               (select json_object_agg(g.id, g.supplier_price_cents) from ${orderLines} l join ${games} g on g.id = l.game_id where l.order_id = claimed.id) as prices
+               (select json_object_agg(g.id, g.supplier_price_cents) from ${orderLines} l join games g on g.id = l.game_id where l.order_id = claimed.id) as prices
           from claimed`,
   );
   if (!row) return undefined;
@@ -311,18 +264,17 @@ export async function undeliveredOrders(db: Db, options: { dueOnly: boolean; lim
 }
 
 /**
- * Expires up to `limit` orders whose time to pay is over and puts their stock back, in one
- * transaction; answers the orders and each game's stock after. SKIP LOCKED: an order being paid right now is left to that payment.
+ * Expires up to `limit` orders whose time to pay is over; answers them with their lines, whose stock
+ * the caller gives back in the same transaction. SKIP LOCKED: an order being paid right now is left to that payment.
  */
-export async function expireDueOrders(tx: Db, limit: number): Promise<{ orders: Array<{ id: string; userId: string | null }>; returned: GameStock[] }> {
+export async function expireDueOrders(tx: Db, limit: number): Promise<{ orders: Array<{ id: string; userId: string | null }>; lines: OrderLineRow[] }> {
   const expired = await transition(tx, { overdue: limit }, {
     status: { from: ['Awaiting payment'], to: 'Expired' },
     delivery: { from: ['Pending'], to: 'Not delivered' },
     actor: 'system:expiry',
   });
   const ids = expired.map((row) => row.id);
-  const returned = ids.length > 0 ? await returnStock(tx, await linesOf(tx, ids), 'expired') : [];
-  return { orders: expired.map((row) => ({ id: row.id, userId: row.userId })), returned };
+  return { orders: expired.map((row) => ({ id: row.id, userId: row.userId })), lines: ids.length > 0 ? await linesOf(tx, ids) : [] };
 }
 
 export type OrderEventRow = typeof orderEvents.$inferSelect;
@@ -352,4 +304,19 @@ export async function claimDelayNotice(db: Db, id: string): Promise<boolean> {
     .where(and(eq(orders.id, id), isNull(orders.delayNoticeAt)))
     .returning({ id: orders.id });
   return rows.length > 0;
+}
+
+/** A line moved to another offer after its seller failed: its seller, net and commission become the new offer's, its price stays. */
+export async function moveLineToOffer(tx: Db, line: Pick<OrderLineRow, 'id' | 'unitPriceCents'>, offer: { offerId: string; sellerId: string; sellerName: string; netPriceCents: number }): Promise<void> {
+  await tx
+    .update(orderLines)
+    .set({
+      offerId: offer.offerId,
+      sellerId: offer.sellerId,
+      sellerName: offer.sellerName,
+      supplierPriceCents: offer.netPriceCents,
+      // A commission below zero is what the store adds of its own; the house's is known once its keys are bought.
+      commissionCents: offer.sellerId === HOUSE_SELLER_ID ? null : line.unitPriceCents - offer.netPriceCents,
+    })
+    .where(eq(orderLines.id, line.id));
 }

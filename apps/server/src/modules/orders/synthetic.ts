@@ -1,23 +1,18 @@
-// A deterministic order history for the back office's dashboard (`npm run seed:synthetic`): customers
-// who cannot sign in (no password matches '!') and orders spread over the last months, most paid and
+// A deterministic order history for the back office's dashboard (`npm run seed:synthetic`): orders of
+// the synthetic customers (users/synthetic.ts) spread over the last months, most paid and
 // delivered, some refunded, lapsed or declined, each with its lines and timeline. No keys are stored:
 // these customers never open a library. Ids start with `seed` and are numbered (the contract's id
 // pattern), so seeding again adds nothing.
 import { sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../db/client.ts';
 
+/** As many as users/synthetic.ts makes. */
 const CUSTOMERS = 200;
 /** The games the history buys from: the most popular ones. */
 const GAMES = 200;
 
-/** Writes `count` orders over the last `days` days (and their customers); answers how many orders are new. */
+/** Writes `count` orders over the last `days` days of the synthetic customers (users/synthetic.ts); answers how many orders are new. */
 export async function seedOrderHistory(db: Db, count: number, days = 180): Promise<number> {
-  await db.execute(sql`
-    insert into users (id, username, email, password_hash, role, email_verified_at, created_at, updated_at)
-    select 'seeduser' || lpad(n::text, 10, '0'), 'Seed_customer_' || n, 'seed.customer.' || n || '@example.com', '!', 'customer',
-           now(), now() - ((n * 7919) % (${days} * 24)) * interval '1 hour', now()
-    from generate_series(1, ${CUSTOMERS}) n
-    on conflict do nothing`);
   const [written] = await queryRows<{ added: number }>(
     db,
     sql`with top as (

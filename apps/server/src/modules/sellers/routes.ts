@@ -6,33 +6,21 @@ import {
   apiKeyRequestSchema,
   createdApiKeySchema,
   errorSchema,
-  gameOfferListSchema,
-  keyUploadAnswerSchema,
-  keyUploadSchema,
-  offerAnswerSchema,
-  offerIdParamsSchema,
-  offerKeyParamsSchema,
-  offerListSchema,
-  offerPatchSchema,
-  offerRequestSchema,
   payoutListSchema,
   pricePreviewQuerySchema,
   pricePreviewSchema,
   sellerAnswerSchema,
   sellerApiHeadersSchema,
   sellerApplicationSchema,
-  sellerKeyListSchema,
   sellerLedgerSchema,
   sellerMessages,
   sellerPageQuerySchema,
   sellerSalesSchema,
   sellerSchema,
   SELLER_PAGE_SIZE,
-  idField,
 } from '@keystore/contract';
 import { z } from 'zod';
 import { Forbidden } from '../../platform/errors.ts';
-import { NO_AUTH } from '../../platform/openapi.ts';
 import { perAddress, type LimitRule } from '../../platform/limits.ts';
 import { toPayout, type Ledger } from '../ledger/ports.ts';
 import type { Accounts } from '../users/ports.ts';
@@ -74,7 +62,7 @@ export function sellerGuards(app: FastifyInstance, sellers: SellersService) {
 /** A seller's system may call often (key uploads, price changes), within reason. */
 export const SELLER_API: LimitRule = { name: 'seller-api', limit: 600, windowSeconds: 60 };
 
-/** The marketplace's routes for sellers (/api/sellers, /api/seller/*) and a game's offers for shoppers. */
+/** The marketplace's routes for sellers (/api/sellers, /api/seller/*): accounts, API keys, sales and money. */
 export const sellerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; ledger: Ledger; accounts: Accounts }> = async (app, { sellers, ledger, accounts }) => {
   const { asSeller, asActiveSeller } = sellerGuards(app, sellers);
   const config = { limits: [perAddress(SELLER_API)] };
@@ -169,109 +157,6 @@ export const sellerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; ledg
     },
     async (request) => sellers.pricePreview(request.seller, Math.round(request.query.netPrice * 100)),
   );
-  app.get(
-    '/api/seller/offers',
-    {
-      onRequest: asSeller,
-      config,
-      schema: { operationId: 'listSellerOffers', tags, summary: "The seller's offers, newest first", security, headers, response: { 200: offerListSchema, ...denied } },
-    },
-    async (request) => sellers.offers(request.seller),
-  );
-  app.post(
-    '/api/seller/offers',
-    {
-      onRequest: asActiveSeller,
-      config,
-      schema: {
-        operationId: 'createSellerOffer',
-        tags,
-        summary: 'Offers a game at a net price (one offer per game); it shows in the store once the seller is active and has keys',
-        security,
-        headers,
-        body: offerRequestSchema,
-        response: { 201: offerAnswerSchema, 400: errorSchema, 409: errorSchema, ...denied },
-      },
-    },
-    async (request, reply) => reply.code(201).send({ offer: await sellers.createOffer(request.seller, request.body) }),
-  );
-  app.patch(
-    '/api/seller/offers/:id',
-    {
-      onRequest: asActiveSeller,
-      config,
-      schema: {
-        operationId: 'updateSellerOffer',
-        tags,
-        summary: "Changes an offer's net price or pauses it",
-        security,
-        headers,
-        params: offerIdParamsSchema,
-        body: offerPatchSchema,
-        response: { 200: offerAnswerSchema, 400: errorSchema, 409: errorSchema, ...denied },
-      },
-    },
-    async (request) => ({ offer: await sellers.patchOffer(request.seller, request.params.id, request.body) }),
-  );
-
-  // --- Keys ---
-  app.post(
-    '/api/seller/offers/:id/keys',
-    {
-      onRequest: asActiveSeller,
-      config,
-      bodyLimit: 1024 * 1024,
-      schema: {
-        operationId: 'uploadSellerKeys',
-        tags,
-        summary: 'Adds up to 1,000 keys to an offer; invalid and duplicate keys are counted and skipped',
-        security,
-        headers,
-        params: offerIdParamsSchema,
-        body: keyUploadSchema,
-        response: { 200: keyUploadAnswerSchema, 400: errorSchema, ...denied },
-      },
-    },
-    async (request) => sellers.uploadKeys(request.seller, request.params.id, request.body.keys),
-  );
-  app.get(
-    '/api/seller/offers/:id/keys',
-    {
-      onRequest: asSeller,
-      config,
-      schema: {
-        operationId: 'listSellerKeys',
-        tags,
-        summary: "An offer's keys, masked, with their state",
-        security,
-        headers,
-        params: offerIdParamsSchema,
-        response: { 200: sellerKeyListSchema, ...denied },
-      },
-    },
-    async (request) => sellers.keys(request.seller, request.params.id),
-  );
-  app.delete(
-    '/api/seller/offers/:id/keys/:keyId',
-    {
-      onRequest: asActiveSeller,
-      config,
-      schema: {
-        operationId: 'deleteSellerKey',
-        tags,
-        summary: 'Deletes an available key (409 for a reserved or sold one)',
-        security,
-        headers,
-        params: offerKeyParamsSchema,
-        response: { 204: z.null(), 409: errorSchema, ...denied },
-      },
-    },
-    async (request, reply) => {
-      await sellers.deleteKey(request.seller, request.params.id, request.params.keyId);
-      return reply.code(204).send(null);
-    },
-  );
-
   // --- Sales and money ---
   app.get(
     '/api/seller/sales',
@@ -317,19 +202,4 @@ export const sellerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; ledg
     async (request) => (await ledger.payouts(request.seller.id)).map((payout) => toPayout(payout, request.seller.name)),
   );
 
-  // --- The store ---
-  app.get(
-    '/api/games/:id/offers',
-    {
-      schema: {
-        operationId: 'listGameOffers',
-        tags: ['catalog'],
-        security: NO_AUTH,
-        summary: "A game's offers that can be bought now, the house's included, best first",
-        params: z.object({ id: idField(sellerMessages.gameNotFound) }),
-        response: { 200: gameOfferListSchema, 404: errorSchema },
-      },
-    },
-    async (request) => sellers.offersOfGame(request.params.id),
-  );
 };

@@ -64,7 +64,5 @@ export async function refreshScores(tx: Db, floor: number): Promise<string[]> {
         where s.id = v.id and (s.score, s.score_deliveries, s.below_floor) is distinct from (v.score, v.deliveries, v.below)
         returning s.id, (s.below_floor) as below`,
   );
-  if (changed.length === 0) return [];
-  const games = await queryRows<{ game_id: string }>(tx, sql`select distinct game_id from offers where seller_id in ${inList(changed.map((row) => row.id))}`);
-  return games.map((row) => row.game_id);
+  return changed.map((row) => row.id);
 }

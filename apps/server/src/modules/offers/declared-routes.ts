@@ -5,7 +5,7 @@ import { errorSchema, reservationPageSchema, sellerApiHeadersSchema, sellerPageQ
 import { perAddress } from '../../platform/limits.ts';
 import { SELLER_API, sellerGuards, type SellersService } from '../sellers/ports.ts';
 import type { Accounts } from '../users/ports.ts';
-import type { SellerDelivery } from './service.ts';
+import type { SellerDelivery } from './declared.ts';
 
 const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { sellerApiKey: [] }];
 const tags = ['sellers'];

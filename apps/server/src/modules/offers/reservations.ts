@@ -3,7 +3,6 @@ import { sql } from 'drizzle-orm';
 import type { ReservationState, WebhookType } from '@keystore/contract';
 import { inList, queryRows, type Db } from '../../db/client.ts';
 import { newId } from '../../platform/ids.ts';
-import { lockGames } from '../sellers/ports.ts';
 import { moveReservations, OPEN_STATES } from './transitions.ts';
 
 export interface ReservationRow {
@@ -168,14 +167,13 @@ export async function keysHeldByLine(db: Db, lineId: string): Promise<number> {
 
 /**
  * Ends the open reservations of lines whose order lapsed, was cancelled or refunded (in the caller's
- * transaction): the promised stock goes back to the offers, keys handed over for them are dropped (the
+ * transaction, the games rows locked first): the promised stock goes back to the offers, keys handed over for them are dropped (the
  * seller may hand them over again), and each seller is owed a cancel. Answers the games touched.
  */
 export async function endLineReservations(tx: Db, lineIds: string[], to: 'cancelled' | 'expired', reason: string): Promise<string[]> {
   if (lineIds.length === 0) return [];
   const open = await queryRows<{ id: string; game_id: string }>(tx, sql`select id, game_id from seller_reservations where line_id in ${inList(lineIds)} and state in ${inList(OPEN_STATES)}`);
   if (open.length === 0) return [];
-  await lockGames(tx, open.map((row) => row.game_id));
   const moved = await moveReservations(tx, open.map((row) => row.id), to, reason);
   await restoreDeclaredStock(tx, moved);
   for (const reservation of moved.filter((row) => row.from === 'provided')) {
@@ -191,19 +189,12 @@ export async function deliverLineReservations(tx: Db, lineIds: string[]): Promis
   await moveReservations(tx, provided.map((row) => row.id), 'delivered', null);
 }
 
-/**
- * The sellers' webhook secrets as `keys:reencrypt` moves them under a new key: each is sealed with the
- * context `seller-webhook:<seller id>`, which is the id the script decrypts and encrypts it with.
- */
-export const sealedWebhookSecrets = {
-  name: "sellers' webhook secrets",
-  notUnder: (db: Db, currentPrefix: string, afterId: string, limit: number) =>
-    queryRows<{ id: string; serialEncrypted: string }>(
-      db,
-      sql`select 'seller-webhook:' || id as id, webhook_secret_sealed as "serialEncrypted" from sellers
-          where webhook_secret_sealed is not null and 'seller-webhook:' || id > ${afterId} and webhook_secret_sealed not like ${`${currentPrefix}%`}
-          order by 1 limit ${limit}`,
-    ),
-  replace: async (db: Db, id: string, previous: string, next: string) =>
-    (await queryRows(db, sql`update sellers set webhook_secret_sealed = ${next} where id = ${id.slice('seller-webhook:'.length)} and webhook_secret_sealed = ${previous} returning id`)).length > 0,
-};
+/** The offer a seller line's keys came from (its sold or reserved keys name it); undefined for the house's lines. */
+export async function offerOfLine(db: Db, lineId: string): Promise<{ offerId: string; sellerId: string; delivery: string; gameId: string } | undefined> {
+  const [row] = await queryRows<{ offerId: string; sellerId: string; delivery: string; gameId: string }>(
+    db,
+    sql`select o.id as "offerId", o.seller_id as "sellerId", o.delivery, o.game_id as "gameId"
+        from seller_keys k join offers o on o.id = k.offer_id where k.line_id = ${lineId} order by k.sold_at desc nulls last limit 1`,
+  );
+  return row;
+}

@@ -1,4 +1,4 @@
-// Sellers who hand over keys just in time (issue 24): their signed webhook, the reservation asked for at
+// Declared stock: sellers who hand over keys just in time (issue 24): their signed webhook, the reservation asked for at
 // placement (`reserve`), the keys asked for after payment (`provide`, tried 3 times), the `cancel` owed
 // when a reservation ends, the failure fee and the circuit breaker. The order's side of failover (moving
 // a line to the next offer, or refunding it) is the orders module's; this one answers what the seller did.
@@ -25,8 +25,11 @@ import type { Mailer } from '../../platform/mailer.ts';
 import type { Ledger } from '../ledger/ports.ts';
 import type { LibraryService } from '../library/ports.ts';
 import type { NotificationsService } from '../notifications/ports.ts';
-import { insertKeys, lockGames, refreshMarket, type SellerRow, type SellersService } from '../sellers/ports.ts';
+import type { SellerRow, SellersService } from '../sellers/ports.ts';
+import type { Market } from './market.ts';
+import { sealKeys } from './seal.ts';
 import { newWebhookSecret } from './signature.ts';
+import { insertKeys } from './store.ts';
 import {
   eventsOfReservations,
   findReservation,
@@ -38,7 +41,7 @@ import {
   takeDueCancels,
   type ReservationEventRow,
   type ReservationRow,
-} from './store.ts';
+} from './reservations.ts';
 import { moveReservations, OPEN_STATES } from './transitions.ts';
 import { WebhookClient, type CallResult } from './webhook-client.ts';
 
@@ -62,6 +65,8 @@ export interface SellerDeliveryDeps {
   log: FastifyBaseLogger;
   production: boolean;
   timings: DeliveryTimings;
+  /** The games rows' market columns, which follow the breaker (offers/market.ts). */
+  market: Market;
 }
 
 /** Why a `provide` did not bring the keys: `retry` problems are tried again, the others fail at once. */
@@ -104,19 +109,14 @@ export class SellerDelivery {
     const problem = await this.client.problem(url);
     if (problem) throw new Invalid(problem === 'only https' ? m.webhookUrlInvalid : m.webhookUrlRefused);
     const secret = seller.webhookSecretSealed ? undefined : newWebhookSecret();
-    await this.db.execute(
-      sql`update sellers set webhook_url = ${url}, updated_at = now(),
-            webhook_secret_sealed = coalesce(webhook_secret_sealed, ${secret ? this.deps.library.seal(secret, secretContext(seller.id)) : null}),
-            webhook_created_at = coalesce(webhook_created_at, now())
-          where id = ${seller.id}`,
-    );
+    await this.deps.sellers.saveWebhook(seller.id, url, secret ? this.deps.library.seal(secret, secretContext(seller.id)) : null);
     return { url, ...(secret ? { secret } : {}) };
   }
 
   async rotateSecret(seller: SellerRow): Promise<{ secret: string }> {
     if (!seller.webhookUrl) throw new Conflict(m.webhookMissing);
     const secret = newWebhookSecret();
-    await this.db.execute(sql`update sellers set webhook_secret_sealed = ${this.deps.library.seal(secret, secretContext(seller.id))}, updated_at = now() where id = ${seller.id}`);
+    await this.deps.sellers.saveWebhookSecret(seller.id, this.deps.library.seal(secret, secretContext(seller.id)));
     return { secret };
   }
 
@@ -209,7 +209,7 @@ export class SellerDelivery {
   }
 
   private async storeProvided(reservation: ReservationRow, keys: string[], seconds: number): Promise<ProvideOutcome> {
-    const { rows, duplicates, invalid } = await this.deps.sellers.sealKeys({ id: reservation.offerId, sellerId: reservation.sellerId, gameId: reservation.gameId }, keys);
+    const { rows, duplicates, invalid } = await sealKeys(this.deps.library, this.db, { id: reservation.offerId, sellerId: reservation.sellerId, gameId: reservation.gameId }, keys);
     if (invalid > 0) return { ok: false, reason: `${invalid} of the keys handed over are not valid keys` };
     if (duplicates > 0) return { ok: false, reason: `${duplicates} of the keys handed over are already known to the store` };
     return this.db
@@ -238,12 +238,12 @@ export class SellerDelivery {
     let tripped: { offerId: string; sellerId: string; title: string; why: string } | undefined;
     const failed = await this.db.transaction(async (tx) => {
       // The game before the offer (the breaker may change both), in placement's order.
-      await lockGames(tx, [reservation.gameId]);
+      await this.deps.market.lock(tx, [reservation.gameId]);
       const moved = await moveReservations(tx, [reservation.id], 'failed', reason.slice(0, 500));
       if (moved.length === 0) return false;
       await this.deps.ledger.postFee(tx, { reservationId: reservation.id, sellerId: reservation.sellerId, orderId: reservation.orderId, amountCents: feeCents });
       tripped = await this.countFailure(tx, reservation.offerId);
-      if (tripped) games = await refreshMarket(tx, [reservation.gameId]);
+      if (tripped) games = await this.deps.market.refresh(tx, [reservation.gameId]);
       return true;
     });
     if (games.length > 0) this.deps.events.emit('stock-moved', { games });
@@ -303,12 +303,6 @@ export class SellerDelivery {
     return Promise.all(ids.map((id) => findReservation(this.db, id))).then((rows) => rows.filter((row): row is ReservationRow => row !== undefined));
   }
 
-  /** The seller of an offer, or undefined for none (the house's offers are not rows). */
-  async sellerOfOffer(offerId: string): Promise<string | undefined> {
-    const [row] = await queryRows<{ seller_id: string }>(this.db, sql`select seller_id from offers where id = ${offerId}`);
-    return row?.seller_id;
-  }
-
   /** The user behind a seller, to tell in the bell. */
   async userOfSeller(sellerId: string): Promise<string | undefined> {
     return (await this.deps.sellers.find(sellerId))?.userId ?? undefined;
@@ -344,9 +338,9 @@ export class SellerDelivery {
       const due = await queryRows<{ game_id: string }>(tx, sql`select distinct game_id from offers where hidden_until <= now()`);
       if (due.length === 0) return [];
       const gameIds = due.map((row) => row.game_id);
-      await lockGames(tx, gameIds);
+      await this.deps.market.lock(tx, gameIds);
       const reopened = await queryRows<{ game_id: string }>(tx, sql`update offers set hidden_until = null where hidden_until <= now() and game_id in ${inList(gameIds)} returning game_id`);
-      return reopened.length > 0 ? refreshMarket(tx, reopened.map((row) => row.game_id)) : [];
+      return reopened.length > 0 ? this.deps.market.refresh(tx, reopened.map((row) => row.game_id)) : [];
     });
     if (games.length > 0) this.deps.events.emit('stock-moved', { games });
     return games.length;

@@ -1,10 +1,9 @@
 // The house seller's offer of a game: the games row itself (the supplier's feed, priced with the
 // markup or the owner's override, its stock the supplier's less our reservations). Its id is the game's
 // with an `h` in front, so a cart line can name it like any seller's offer.
-import { eq } from 'drizzle-orm';
 import { HOUSE_SELLER_ID, HOUSE_SELLER_NAME, SCORE_PRIOR } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
-import { games } from '../catalog/schema.ts';
+import type { GameStockRows } from '../catalog/ports.ts';
 import type { MarketOffer } from './store.ts';
 
 export const houseOfferId = (gameId: string) => `h${gameId}`;
@@ -12,15 +11,11 @@ export const houseOfferId = (gameId: string) => `h${gameId}`;
 export const gameOfHouseOffer = (offerId: string) => (offerId.startsWith('h') && offerId.length === 17 ? offerId.slice(1) : undefined);
 
 /** The house's offer of a game when it has keys to sell; 'missing' for a game not in the store. */
-export async function houseOffer(db: Db, gameId: string): Promise<MarketOffer | undefined | 'missing'> {
-  const [game] = await db
-    .select({ priceCents: games.priceCents, supplierPriceCents: games.supplierPriceCents, stock: games.stock, active: games.active, hidden: games.hidden, createdAt: games.createdAt })
-    .from(games)
-    .where(eq(games.id, gameId));
+export async function houseOffer(gameStock: GameStockRows, db: Db, gameId: string): Promise<MarketOffer | undefined | 'missing'> {
+  const game = await gameStock.houseRow(db, gameId);
   if (!game || game.hidden) return 'missing';
   if (!game.active || game.stock <= 0) return undefined;
-  return houseMarketOffer({ id: gameId, ...game });
-
+  return houseMarketOffer(game);
 }
 
 /** The house's offer of a game read from its row: the supplier's stock at the store's price, a new seller's score. */

@@ -188,7 +188,7 @@ describe('declared stock', () => {
     expect(paid.lines[0]).toMatchObject({ seller: 'Keystore' });
     expect(fake.callsOf('provide')).toHaveLength(3);
     expect(await libraryKeys(order._id)).toHaveLength(1);
-    await t.app.sellerDelivery.sendDueCancels();
+    await t.app.offers.declared.sendDueCancels();
     expect(fake.callsOf('cancel').map((c) => c.reservationId)).toEqual([fake.callsOf('provide')[0]!.reservationId]);
     const [fee] = await queryRows<{ amount: number }>(t.database.db, sql`select sum(l.amount_cents)::int as amount from ledger_entries e join ledger_lines l on l.entry_id = e.id where e.kind = 'fee' and l.account = ${`seller:${seller._id}:available`}`);
     expect(fee!.amount).toBeLessThan(0);
@@ -212,7 +212,7 @@ describe('declared stock', () => {
     const [purchase] = (await call<Array<{ _id: string; orderId: string }>>(buyer, 'GET', '/api/purchases')).body.filter((p) => p.orderId === order._id);
     const key = (await call<{ key: string }>(buyer, 'GET', `/api/purchases/${purchase!._id}/key`)).body.key;
     expect(handed).not.toContain(key);
-    await t.app.sellerDelivery.sendDueCancels();
+    await t.app.offers.declared.sendDueCancels();
     expect(fake.callsOf('cancel')).toHaveLength(1);
   });
 
@@ -284,7 +284,7 @@ describe('declared stock', () => {
     expect(answer.statusCode).toBe(409);
     expect(silent.fake.callsOf('reserve')).toHaveLength(1);
     // Its stock came back only for a buyer-side end; a refusal is the seller's, so the promise shrank.
-    await t.app.sellerDelivery.sendDueCancels();
+    await t.app.offers.declared.sendDueCancels();
     expect(silent.fake.callsOf('cancel')).toHaveLength(1);
   });
 
@@ -296,7 +296,7 @@ describe('declared stock', () => {
     expect((await call<{ offer: Offer }>(user, 'PATCH', `/api/seller/offers/${offer._id}`, {})).body.offer.declaredStock).toBe(1);
     expect((await call(buyer, 'POST', `/api/orders/${order._id}/cancel`)).status).toBe(200);
     expect((await call<{ offer: Offer }>(user, 'PATCH', `/api/seller/offers/${offer._id}`, {})).body.offer.declaredStock).toBe(4);
-    await t.app.sellerDelivery.sendDueCancels();
+    await t.app.offers.declared.sendDueCancels();
     expect(fake.callsOf('cancel')).toHaveLength(1);
   });
 
@@ -388,7 +388,7 @@ describe('declared stock', () => {
     /** The test clock: the hidden time is over, and the job brings the offer back. */
     const timePasses = async () => {
       await t.database.db.execute(sql`update offers set hidden_until = now() - interval '1 second' where id = ${offer._id}`);
-      await t.app.sellerDelivery.reopenOffers();
+      await t.app.offers.declared.reopenOffers();
       expect(await listed()).toBe(true);
     };
     for (const behaviour of ['good', 'good', 'good', 'error'] as const) await buy(behaviour);

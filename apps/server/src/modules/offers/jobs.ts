@@ -5,7 +5,7 @@
 import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SellersService } from '../sellers/ports.ts';
-import type { SellerDelivery } from './service.ts';
+import type { SellerDelivery } from './declared.ts';
 
 const EVERY_SECONDS = 5;
 
