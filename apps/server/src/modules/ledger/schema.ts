@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { LEDGER_KINDS, PAYOUT_STATUSES, type LedgerKind, type PayoutStatus } from '@keystore/contract';
 import { listOf, moment } from '../../db/columns.ts';
 
@@ -7,10 +7,35 @@ import { listOf, moment } from '../../db/columns.ts';
 export const ENTRY_KINDS = [...LEDGER_KINDS, 'transfer'] as const;
 export type EntryKind = LedgerKind | 'transfer';
 
+/** The kinds of account: the store's three, and each seller's two. */
+export const ACCOUNT_KINDS = ['payments', 'commission', 'payouts', 'seller-held', 'seller-available'] as const;
+export type AccountKind = (typeof ACCOUNT_KINDS)[number];
+
+/**
+ * The ledger's accounts (issue 28): every line names one. Its kind, its currency, and whether its
+ * balance may go below zero: `payments` (money in is negative), `commission` (a failover the store pays
+ * for) and a seller's available balance (a refund after its payout) may; `payouts` and a seller's held
+ * money may not, which the ledger's postings check under the account's row lock. A seller's two
+ * accounts are made with its first posting.
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').$type<AccountKind>().notNull(),
+    sellerId: text('seller_id'),
+    currency: text('currency').notNull().default('EUR'),
+    mayGoNegative: boolean('may_go_negative').notNull(),
+    createdAt: moment('created_at').notNull().default(sql`now()`),
+  },
+  (table) => [check('ledger_accounts_kind_check', sql`${table.kind} in (${listOf(ACCOUNT_KINDS)})`), check('ledger_accounts_seller_check', sql`(${table.sellerId} is null) = (${table.kind} not like 'seller-%')`)],
+);
+
 /**
  * The double-entry ledger (issue 23). Every movement of money is an entry of two or more lines whose
  * amounts (cents, never zero) sum to zero: a deferred constraint trigger refuses a transaction that
- * leaves an entry unbalanced, and other triggers refuse any UPDATE or DELETE (migration 0013). A
+ * leaves an entry unbalanced or with fewer than two lines, none at all included (migrations 0013 and
+ * 0015), and other triggers refuse any UPDATE or DELETE (migration 0013). A
  * balance is the sum of an account's lines. Accounts: `payments` (buyers' money in, less transfers out),
  * `commission` (the store's earnings), `payouts` (owed to sellers' banks), `seller:<id>:held` and
  * `seller:<id>:available`.
@@ -51,7 +76,9 @@ export const ledgerLines = pgTable(
     entryId: text('entry_id')
       .notNull()
       .references(() => ledgerEntries.id),
-    account: text('account').notNull(),
+    account: text('account')
+      .notNull()
+      .references(() => ledgerAccounts.id),
     amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
   },
   (table) => [

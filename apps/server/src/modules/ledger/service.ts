@@ -26,6 +26,7 @@ import {
   findPayout,
   insertPayout,
   listPayouts,
+  lockAccounts,
   markPayoutPaid,
   payableSellers,
   postEntry,
@@ -81,14 +82,19 @@ export class Ledger {
 
   /**
    * Posts a delivered line's sale and commission, once per line (a second call posts nothing), in one
-   * statement: the delivery's transaction pays one round trip per line. The hold is the seller's hold
+   * statement with the seller's accounts made on its first sale: the delivery's transaction pays one
+   * round trip per line. It only adds to the seller's held balance, so it reads and locks no balance. The hold is the seller's hold
    * days now, so a change of them applies to sales from then on.
    */
   async postSale(tx: Db, sale: Sale, at = new Date()): Promise<void> {
     const held = accounts.held(sale.sellerId);
     const moment = at.toISOString();
     await tx.execute(sql`
-      with sale as (
+      with made as (
+        insert into ledger_accounts (id, kind, seller_id, may_go_negative)
+        values (${held}, 'seller-held', ${sale.sellerId}, false), (${accounts.available(sale.sellerId)}, 'seller-available', ${sale.sellerId}, true)
+        on conflict do nothing
+      ), sale as (
         insert into ledger_entries (id, kind, seller_id, order_id, line_id, at, release_at)
         select ${newId(20)}, 'sale', s.id, ${sale.orderId}, ${sale.lineId}, ${moment}::timestamptz, ${moment}::timestamptz + make_interval(days => s.hold_days)
         from sellers s where s.id = ${sale.sellerId}
@@ -115,6 +121,7 @@ export class Ledger {
     const sale = await saleOfLine(tx, line.lineId);
     if (!sale || sale.refunded) return;
     const net = sale.priceCents - sale.commissionCents;
+    await lockAccounts(tx, [accounts.held(sale.sellerId), accounts.available(sale.sellerId)]);
     const held = await balanceOf(tx, accounts.held(sale.sellerId));
     const fromHeld = Math.min(net, Math.max(held, 0));
     await postEntry(tx, { kind: 'refund', sellerId: sale.sellerId, orderId: line.orderId, lineId: line.lineId }, [
@@ -132,6 +139,7 @@ export class Ledger {
    */
   async postClaimRefund(tx: Db, refund: { claimId: string; orderId: string; lineId: string; sellerId: string; priceCents: number; commissionCents: number }): Promise<void> {
     const net = refund.priceCents - refund.commissionCents;
+    await lockAccounts(tx, [accounts.held(refund.sellerId), accounts.available(refund.sellerId)]);
     const held = await balanceOf(tx, accounts.held(refund.sellerId));
     const fromHeld = Math.min(Math.max(net, 0), Math.max(held, 0));
     await postEntry(tx, { id: `claim-${refund.claimId}`, kind: 'claim', sellerId: refund.sellerId, orderId: refund.orderId, lineId: refund.lineId }, [
@@ -165,20 +173,24 @@ export class Ledger {
    */
   async releaseDue(now = new Date()): Promise<number> {
     let released = 0;
+    let after: { at: Date; id: string } | undefined;
     for (;;) {
-      const due = await salesDue(this.database.db, now, RELEASE_BATCH);
+      const due = await salesDue(this.database.db, now, RELEASE_BATCH, after);
       for (const sale of due) {
-        await this.database.db.transaction(async (tx) => {
+        const posted = await this.database.db.transaction(async (tx) => {
+          await lockAccounts(tx, [accounts.held(sale.seller_id), accounts.available(sale.seller_id)]);
           const held = await balanceOf(tx, accounts.held(sale.seller_id));
           const amount = Math.min(Number(sale.net), Math.max(held, 0));
-          await postEntry(tx, { kind: 'release', sellerId: sale.seller_id, lineId: null, releases: sale.id }, [
+          // Nothing held left to release (refunds took it first): no entry, and the sale is passed over.
+          return postEntry(tx, { kind: 'release', sellerId: sale.seller_id, lineId: null, releases: sale.id }, [
             { account: accounts.held(sale.seller_id), amountCents: -amount },
             { account: accounts.available(sale.seller_id), amountCents: amount },
           ]);
         });
-        released += 1;
+        if (posted) released += 1;
       }
       if (due.length < RELEASE_BATCH) return released;
+      after = { at: due.at(-1)!.release_at, id: due.at(-1)!.id };
     }
   }
 
@@ -191,7 +203,11 @@ export class Ledger {
     return this.database.db.transaction(async (tx) => {
       await tx.execute(sqlLock(PAYOUT_LOCK));
       const made: PayoutRow[] = [];
-      for (const seller of await payableSellers(tx, minimumCents, HOUSE_SELLER_ID)) {
+      for (const candidate of await payableSellers(tx, minimumCents, HOUSE_SELLER_ID)) {
+        // The balance read again under the account's lock: a claim's refund taking from it meanwhile is counted.
+        await lockAccounts(tx, [accounts.available(candidate.seller_id)]);
+        const seller = { ...candidate, available: String(await balanceOf(tx, accounts.available(candidate.seller_id))) };
+        if (Number(seller.available) < minimumCents) continue;
         const amount = Number(seller.available);
         const payout = await insertPayout(tx, seller.seller_id, amount);
         await postEntry(tx, { kind: 'payout', sellerId: seller.seller_id, payoutId: payout.id }, [

@@ -4,11 +4,11 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { inList, queryRows, type Db } from '../../db/client.ts';
 import { newId } from '../../platform/ids.ts';
-import { ledgerEntries, ledgerLines, payouts, type EntryKind } from './schema.ts';
+import { ledgerEntries, ledgerLines, payouts, type AccountKind, type EntryKind } from './schema.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 
-/** One line of an entry: an account and a signed amount in cents (never zero: zero lines are dropped). */
+/** One line of an entry: an account and a signed amount in cents (lines of one account are added up; a zero is dropped). */
 export interface Posting {
   account: string;
   amountCents: number;
@@ -37,23 +37,71 @@ export const accounts = {
   available: (sellerId: string) => `seller:${sellerId}:available`,
 } as const;
 
+/** The kind of an account by its name, and whether its balance may go below zero. */
+function accountOf(id: string): { kind: AccountKind; sellerId: string | null; mayGoNegative: boolean } {
+  if (id.startsWith('seller:')) {
+    const held = id.endsWith(':held');
+    return { kind: held ? 'seller-held' : 'seller-available', sellerId: id.split(':')[1]!, mayGoNegative: !held };
+  }
+  return { kind: id as AccountKind, sellerId: null, mayGoNegative: id !== accounts.payouts };
+}
+
+/** Makes the accounts named that do not exist yet (a seller's, on its first posting). */
+export async function ensureAccounts(tx: Db, ids: string[]): Promise<void> {
+  const wanted = [...new Set(ids)].sort();
+  if (wanted.length === 0) return;
+  await tx.execute(
+    sql`insert into ledger_accounts (id, kind, seller_id, may_go_negative)
+        values ${sql.join(wanted.map((id) => { const account = accountOf(id); return sql`(${id}, ${account.kind}, ${account.sellerId}, ${account.mayGoNegative})`; }), sql`, `)}
+        on conflict do nothing`,
+  );
+}
+
 /**
- * Writes an entry and its lines; answers its id, or undefined when an entry of this kind was already
- * posted for the same line, sale or payout (the unique indexes: each posting happens once).
+ * Locks accounts (in id order) against every posting that reads a balance before it writes, so a
+ * balance read after this stays true until the transaction ends. The lock a key-less UPDATE takes: the
+ * foreign-key checks of postings that only add lines (a sale) do not wait on it.
+ */
+export async function lockAccounts(tx: Db, ids: string[]): Promise<void> {
+  const wanted = [...new Set(ids)].sort();
+  if (wanted.length === 0) return;
+  await ensureAccounts(tx, wanted);
+  await tx.execute(sql`select id from ledger_accounts where id in ${inList(wanted)} order by id for no key update`);
+}
+
+/** A posting that would break an account's rule (a balance that may not go below zero would): a bug, never a customer's error. */
+export class LedgerRuleBroken extends Error {}
+
+/**
+ * Writes an entry and its lines (lines of one account added up, zeros dropped); answers its id, or
+ * undefined when an entry of this kind was already posted for the same line, sale or payout (the
+ * unique indexes: each posting happens once) or nothing is left to move (fewer than two lines, which
+ * the database refuses anyway). An account whose balance may not go below zero is locked and checked
+ * before a line takes from it.
  */
 export async function postEntry(tx: Db, { id = newId(20), ...head }: EntryHead, lines: Posting[]): Promise<string | undefined> {
+  const merged = new Map<string, number>();
+  for (const line of lines) merged.set(line.account, (merged.get(line.account) ?? 0) + line.amountCents);
+  const kept = [...merged].filter(([, amount]) => amount !== 0).map(([account, amountCents]) => ({ account, amountCents }));
+  if (kept.length < 2) return undefined;
+  const guarded = kept.filter((line) => line.amountCents < 0 && !accountOf(line.account).mayGoNegative);
+  await lockAccounts(tx, guarded.map((line) => line.account));
+  await ensureAccounts(tx, kept.map((line) => line.account).filter((account) => !guarded.some((line) => line.account === account)));
+  for (const line of guarded) {
+    const balance = await balanceOf(tx, line.account);
+    if (balance + line.amountCents < 0) throw new LedgerRuleBroken(`${head.kind} would take ${-line.amountCents} from ${line.account}, which holds ${balance} and may not go below zero`);
+  }
   const [written] = await tx
     .insert(ledgerEntries)
     .values({ id, ...head })
     .onConflictDoNothing()
     .returning({ id: ledgerEntries.id });
   if (!written) return undefined;
-  const kept = lines.filter((line) => line.amountCents !== 0);
-  if (kept.length > 0) await tx.insert(ledgerLines).values(kept.map((line) => ({ entryId: id, account: line.account, amountCents: line.amountCents })));
+  await tx.insert(ledgerLines).values(kept.map((line) => ({ entryId: id, account: line.account, amountCents: line.amountCents })));
   return id;
 }
 
-/** An account's balance: the sum of its lines. */
+/** An account's balance: the sum of its lines (true until the transaction ends once the account is locked: lockAccounts). */
 export async function balanceOf(db: Db, account: string): Promise<number> {
   const [row] = await db
     .select({ sum: sql<string | null>`sum(${ledgerLines.amountCents})` })
@@ -120,18 +168,19 @@ export async function claimRefundsOfOrder(db: Db, orderId: string, lineIds?: str
   return Number(row?.total ?? 0);
 }
 
-/** Sales whose hold is over and which are neither released nor refunded, oldest first. */
-export function salesDue(db: Db, now: Date, limit: number): Promise<Array<{ id: string; seller_id: string; line_id: string; net: string }>> {
+/** Sales whose hold is over and which are neither released nor refunded, oldest first, after `after` (a sale's release time and id). */
+export function salesDue(db: Db, now: Date, limit: number, after?: { at: Date; id: string }): Promise<Array<{ id: string; seller_id: string; line_id: string; net: string; release_at: Date }>> {
   return queryRows(
     db,
-    sql`select s.id, s.seller_id, s.line_id,
+    sql`select s.id, s.seller_id, s.line_id, s.release_at,
           (select coalesce(sum(l.amount_cents), 0) from ledger_lines l join ledger_entries c on c.id = l.entry_id
              where c.line_id = s.line_id and c.kind in ('sale', 'commission', 'claim') and l.account = 'seller:' || s.seller_id || ':held')::text as net
         from ledger_entries s
         where s.kind = 'sale' and s.release_at <= ${now.toISOString()}::timestamptz
           and not exists (select 1 from ledger_entries r where r.releases = s.id)
           and not exists (select 1 from ledger_entries f where f.line_id = s.line_id and f.kind = 'refund')
-        order by s.release_at limit ${limit}`,
+          ${after ? sql`and (s.release_at, s.id) > (${new Date(after.at).toISOString()}::timestamptz, ${after.id})` : sql``}
+        order by s.release_at, s.id limit ${limit}`,
   );
 }
 

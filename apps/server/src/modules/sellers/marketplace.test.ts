@@ -145,12 +145,51 @@ describe('the marketplace', () => {
     ).toMatch(/does not balance/);
     await t.database.db.transaction(async (tx) => {
       await tx.execute(sql`insert into ledger_entries (id, kind) values ('balanced-entry-1', 'transfer')`);
-      await tx.execute(sql`insert into ledger_lines (entry_id, account, amount_cents) values ('balanced-entry-1', 'payouts', -100), ('balanced-entry-1', 'payments', 100)`);
+      await tx.execute(sql`insert into ledger_lines (entry_id, account, amount_cents) values ('balanced-entry-1', 'commission', -100), ('balanced-entry-1', 'payments', 100)`);
     });
     expect(await refusal(t.database.db.execute(sql`update ledger_lines set amount_cents = amount_cents + 1 where entry_id = 'balanced-entry-1'`))).toMatch(/append-only/);
     expect(await refusal(t.database.db.execute(sql`delete from ledger_entries where id = 'balanced-entry-1'`))).toMatch(/append-only/);
     const [left] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from ledger_entries where id = 'unbalanced-entry-1'`);
     expect(left!.n).toBe(0);
+  });
+
+  it('refuses an entry with one line or none, a line on an account that does not exist, and a posting that takes a held balance below zero', async () => {
+    const refusal = (work: Promise<unknown>) => work.then(() => 'done', (error: Error & { cause?: Error }) => `${error.message} ${error.cause?.message ?? ''}`);
+    // An entry written with no line at all: the lines' trigger never fires for it, the entries' one does.
+    expect(await refusal(t.database.db.transaction((tx) => tx.execute(sql`insert into ledger_entries (id, kind) values ('empty-entry-1', 'sale')`)))).toMatch(/does not balance/);
+    expect(
+      await refusal(
+        t.database.db.transaction(async (tx) => {
+          await tx.execute(sql`insert into ledger_entries (id, kind) values ('one-line-entry-1', 'sale')`);
+          await tx.execute(sql`insert into ledger_lines (entry_id, account, amount_cents) values ('one-line-entry-1', 'payments', 100)`);
+        }),
+      ),
+    ).toMatch(/does not balance/);
+    // Every line names an account of the accounts table: a typo is refused, not a new account.
+    expect(
+      await refusal(
+        t.database.db.transaction(async (tx) => {
+          await tx.execute(sql`insert into ledger_entries (id, kind) values ('typo-entry-1', 'transfer')`);
+          await tx.execute(sql`insert into ledger_lines (entry_id, account, amount_cents) values ('typo-entry-1', 'payouts', -100), ('typo-entry-1', 'payment', 100)`);
+        }),
+      ),
+    ).toMatch(/foreign key|violates/);
+    const accounts = await queryRows<{ id: string; kind: string; may_go_negative: boolean }>(t.database.db, sql`select id, kind, may_go_negative from ledger_accounts where seller_id is null order by id`);
+    expect(accounts).toEqual([
+      { id: 'commission', kind: 'commission', may_go_negative: true },
+      { id: 'payments', kind: 'payments', may_go_negative: true },
+      { id: 'payouts', kind: 'payouts', may_go_negative: false },
+    ]);
+    // The ledger's own postings check the rule: a release cannot take more than a seller holds.
+    const { postEntry, LedgerRuleBroken } = await import('../ledger/store.ts');
+    const broken = await t.database.db
+      .transaction((tx) => postEntry(tx, { kind: 'release', sellerId: 'nobody-here' }, [{ account: 'seller:nobody-here:held', amountCents: -1 }, { account: 'seller:nobody-here:available', amountCents: 1 }]))
+      .then(() => undefined, (error: unknown) => error);
+    expect(broken).toBeInstanceOf(LedgerRuleBroken);
+    // A posting whose lines cancel out writes no entry at all.
+    expect(await t.database.db.transaction((tx) => postEntry(tx, { kind: 'fee', sellerId: 'nobody-here' }, [{ account: 'seller:nobody-here:available', amountCents: 0 }, { account: 'commission', amountCents: 0 }]))).toBeUndefined();
+    const balance = (await call<LedgerBalance>(admin, 'GET', '/api/admin/ledger/balance')).body;
+    expect(balance.total).toBe(0);
   });
 
   it('holds the money, releases it after the hold, pays out once, and reverses a refund', async () => {
