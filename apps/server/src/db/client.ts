@@ -75,7 +75,7 @@ export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry:
  * customer and of one client address (the second key is a hash of it), so caps counted under them hold
  * across instances (decision 016).
  */
-export const HOLDER_LOCK_SPACES = { customer: 7_301_020, address: 7_301_021 } as const;
+export const PLACER_LOCK_SPACES = { customer: 7_301_020, address: 7_301_021 } as const;
 
 /** Namespace (first key) of the advisory locks `own` takes; the second key is a hash of the work's name. */
 const OWNERSHIP_LOCK_SPACE = 7_301_100;

@@ -126,7 +126,7 @@ export const adminSellerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService;
     },
     async (request) => {
       const actor = await actorOf(users, request);
-      const paid = await ledger.markPaid(request.params.id, request.body.reference);
+      const paid = await ledger.recordTransfer(request.params.id, request.body.reference);
       await recordAudit(database.db, { actor, action: 'payout.paid', target: { type: 'payout', id: paid.id }, before: { status: 'pending' }, after: { status: 'paid', reference: paid.reference } });
       return toPayout(paid, (await namesOf([paid.sellerId])).get(paid.sellerId)!);
     },

@@ -32,7 +32,7 @@ export interface LockedGame {
 }
 
 /** What the one-statement reservation of a game only the house sells answers. */
-export interface HouseOnlyReservation {
+export interface HouseOnlyTake {
   id: string;
   title: string;
   image: string | null;
@@ -100,8 +100,8 @@ export class GameStockRows {
    * house stock covers `quantity`, is reserved at once; the conditional update never oversells.
    * Answers undefined when the game is not such a one (the caller weighs every offer then).
    */
-  async reserveHouseOnly(tx: Db, gameId: string, quantity: number): Promise<HouseOnlyReservation | undefined> {
-    const [row] = await queryRows<HouseOnlyReservation>(
+  async takeHouseOnly(tx: Db, gameId: string, quantity: number): Promise<HouseOnlyTake | undefined> {
+    const [row] = await queryRows<HouseOnlyTake>(
       tx,
       sql`update games g set reserved = g.reserved + ${quantity}
           where g.id = ${gameId} and g.active and not g.hidden and g.stock >= ${quantity} and g.market_stock = 0
@@ -112,7 +112,7 @@ export class GameStockRows {
   }
 
   /** Reserves `quantity` of the house's stock of a game (on sale, when `onSale`); answers whether it had them. */
-  async reserveHouse(tx: Db, gameId: string, quantity: number, onSale = false): Promise<boolean> {
+  async takeHouseStock(tx: Db, gameId: string, quantity: number, onSale = false): Promise<boolean> {
     const taken = await tx
       .update(games)
       .set({ reserved: sql`${games.reserved} + ${quantity}` })
@@ -126,7 +126,7 @@ export class GameStockRows {
    * bought from the supplier (`bought`), when they leave its quantity with our reservation, so the
    * number that can be sold does not move until the next sync says what it has left.
    */
-  async endHouseReservations(tx: Db, quantities: Map<string, number>, bought: boolean): Promise<void> {
+  async endHouseTakes(tx: Db, quantities: Map<string, number>, bought: boolean): Promise<void> {
     for (const gameId of [...quantities.keys()].sort()) {
       const quantity = quantities.get(gameId)!;
       if (quantity <= 0) continue;

@@ -1,4 +1,4 @@
 // What other modules may use of the catalog module (eslint.config.js lets them import only this file).
 export type { CatalogService } from './service.ts';
 export { coverUrl } from './cover-art.ts';
-export type { GameStockRows, HouseOnlyReservation, LockedGame, MarketColumns } from './game-stock.ts';
+export type { GameStockRows, HouseOnlyTake, LockedGame, MarketColumns } from './game-stock.ts';

@@ -22,7 +22,7 @@ import {
   accounts,
   allBalances,
   balanceOf,
-  claimRefundsOfOrder,
+  refundedAfterClaimsOf,
   findPayout,
   insertPayout,
   listPayouts,
@@ -151,8 +151,8 @@ export class Ledger {
   }
 
   /** What claims refunded of an order's payment, or of some of its lines (cents): a later refund gives back only the rest. */
-  claimRefunds(db: Db, orderId: string, lineIds?: string[]): Promise<number> {
-    return claimRefundsOfOrder(db, orderId, lineIds);
+  refundedAfterClaims(db: Db, orderId: string, lineIds?: string[]): Promise<number> {
+    return refundedAfterClaimsOf(db, orderId, lineIds);
   }
 
   /**
@@ -221,7 +221,7 @@ export class Ledger {
   }
 
   /** The owner made the bank transfer of a payout. 404 for no such payout, 409 when already marked. */
-  async markPaid(id: string, reference: string): Promise<PayoutRow> {
+  async recordTransfer(id: string, reference: string): Promise<PayoutRow> {
     return this.database.db.transaction(async (tx) => {
       const paid = await markPayoutPaid(tx, id, reference);
       if (!paid) {

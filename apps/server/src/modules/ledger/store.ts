@@ -158,7 +158,7 @@ export async function saleOfLine(tx: Db, lineId: string): Promise<{ sellerId: st
 }
 
 /** What claims refunded of an order's payment, in cents. */
-export async function claimRefundsOfOrder(db: Db, orderId: string, lineIds?: string[]): Promise<number> {
+export async function refundedAfterClaimsOf(db: Db, orderId: string, lineIds?: string[]): Promise<number> {
   if (lineIds?.length === 0) return 0;
   const [row] = await queryRows<{ total: string }>(
     db,

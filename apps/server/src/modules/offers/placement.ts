@@ -8,11 +8,11 @@ import type { Db } from '../../db/client.ts';
 import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
 import type { GameStock } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
-import type { HouseOnlyReservation } from '../catalog/ports.ts';
+import type { HouseOnlyTake } from '../catalog/ports.ts';
 import { gameOfHouseOffer, houseMarketOffer, houseOfferId } from './house.ts';
 import type { Market } from './market.ts';
 import { reserveDeclared } from './reservations.ts';
-import { bestOfferFirst, marketOffers, reserveKeys, type MarketOffer } from './store.ts';
+import { bestOfferFirst, marketOffers, takeKeys, type MarketOffer } from './store.ts';
 
 /**
  * An order line as placement makes it: `quantity` keys of a game from one offer, at the offer's price,
@@ -54,7 +54,7 @@ export interface OrderRequestLine {
  * stock the games show after. Throws NotFound for a game not in the store, Conflict naming the first
  * game that cannot be covered, and a 409 with `prices` when the offers now cost more than the cart showed.
  */
-export async function reserveFromOffers(market: Market, tx: Db, orderId: string, requests: OrderRequestLine[]): Promise<{ lines: PlacedLine[]; stock: GameStock[] }> {
+export async function takeFromOffers(market: Market, tx: Db, orderId: string, requests: OrderRequestLine[]): Promise<{ lines: PlacedLine[]; stock: GameStock[] }> {
   const lines: Array<PlacedLine & { request: number }> = [];
   const dearer: Array<{ gameId: string; price: number }> = [];
   const sorted = requests.map((request, index) => ({ ...request, index })).sort((a, b) => (a.gameId < b.gameId ? -1 : a.gameId > b.gameId ? 1 : (a.offerId ?? '') < (b.offerId ?? '') ? -1 : 1));
@@ -64,7 +64,7 @@ export async function reserveFromOffers(market: Market, tx: Db, orderId: string,
     // The usual case in one statement, as before the marketplace: no seller has keys of the game (and
     // none was asked for), so the house's offer is the only one; the conditional update never oversells.
     if (request.offerId === undefined || gameOfHouseOffer(request.offerId) === request.gameId) {
-      const only = await market.games.reserveHouseOnly(tx, request.gameId, request.quantity);
+      const only = await market.games.takeHouseOnly(tx, request.gameId, request.quantity);
       if (only) {
         lines.push(lineOf(orderId, only, request, { offerId: houseOfferId(only.id), sellerId: HOUSE_SELLER_ID, sellerName: HOUSE_SELLER_NAME, priceCents: only.priceCents, netPriceCents: only.supplierPriceCents }, request.quantity));
         shown.push({ gameId: only.id, stock: only.shownStock, priceCents: only.shownPrice });
@@ -86,7 +86,7 @@ export async function reserveFromOffers(market: Market, tx: Db, orderId: string,
       if (remaining === 0) break;
       const lineId = newId();
       const take = Math.min(remaining, offer.stock);
-      const got = await reserveOffer(market, tx, offer, game.id, orderId, lineId, take);
+      const got = await takeFromOffer(market, tx, offer, game.id, orderId, lineId, take);
       if (got === 0) continue;
       remaining -= got;
       highest = Math.max(highest, offer.priceCents);
@@ -113,7 +113,7 @@ type LineOffer = Pick<MarketOffer, 'offerId' | 'sellerId' | 'sellerName' | 'pric
 /** An order line of `quantity` keys of a game from one offer, with the game's snapshot. */
 function lineOf(
   orderId: string,
-  game: Pick<HouseOnlyReservation, 'id' | 'title' | 'image' | 'platform' | 'supplierProductId'>,
+  game: Pick<HouseOnlyTake, 'id' | 'title' | 'image' | 'platform' | 'supplierProductId'>,
   request: { index: number },
   offer: LineOffer,
   quantity: number,
@@ -148,10 +148,10 @@ function lineOf(
  * on the games row, an uploaded offer's keys, or a declared offer's promised stock with a reservation
  * its seller is asked to confirm (issue 24). Answers how many were reserved.
  */
-async function reserveOffer(market: Market, tx: Db, offer: MarketOffer, gameId: string, orderId: string, lineId: string, quantity: number): Promise<number> {
-  if (offer.delivery === 'supplier') return (await market.games.reserveHouse(tx, gameId, quantity)) ? quantity : 0;
+async function takeFromOffer(market: Market, tx: Db, offer: MarketOffer, gameId: string, orderId: string, lineId: string, quantity: number): Promise<number> {
+  if (offer.delivery === 'supplier') return (await market.games.takeHouseStock(tx, gameId, quantity)) ? quantity : 0;
   if (offer.delivery === 'declared') return (await reserveDeclared(tx, offer.offerId, orderId, lineId, quantity)) ? quantity : 0;
-  return reserveKeys(tx, offer.offerId, orderId, lineId, quantity);
+  return takeKeys(tx, offer.offerId, orderId, lineId, quantity);
 }
 
 /** Where a failed line went: to another offer, nowhere at that price (the cheapest now), or nowhere at all. */
@@ -173,7 +173,7 @@ export async function rerouteLine(market: Market, tx: Db, line: LineOnOffer, max
     // All of the quantity or nothing: a savepoint undoes keys reserved for part of it.
     const whole = await tx
       .transaction(async (savepoint) => {
-        if ((await reserveOffer(market, savepoint, offer, game.id, line.orderId, line.id, line.quantity)) < line.quantity) throw new PartlyReserved();
+        if ((await takeFromOffer(market, savepoint, offer, game.id, line.orderId, line.id, line.quantity)) < line.quantity) throw new PartlyReserved();
         return true;
       })
       .catch((error: unknown) => {
@@ -194,15 +194,15 @@ class PartlyReserved extends Error {}
  * Takes again the keys of an order that lapsed before its money came: each line from its own offer, at
  * the quantity it had, or Conflict (the caller refunds the payment). Answers the games' shown stock after.
  */
-export async function reserveLinesAgain(market: Market, tx: Db, orderId: string, lines: LineOnOffer[]): Promise<GameStock[]> {
+export async function takeLinesAgain(market: Market, tx: Db, orderId: string, lines: LineOnOffer[]): Promise<GameStock[]> {
   for (const line of [...lines].sort((a, b) => (a.gameId < b.gameId ? -1 : 1))) {
     if (line.refundedAt) continue;
     if (line.sellerId === HOUSE_SELLER_ID) {
-      if (!(await market.games.reserveHouse(tx, line.gameId, line.quantity, true))) throw new Conflict(orderMessages.outOfStock(line.title, 0));
+      if (!(await market.games.takeHouseStock(tx, line.gameId, line.quantity, true))) throw new Conflict(orderMessages.outOfStock(line.title, 0));
     } else {
       await market.lock(tx, [line.gameId]);
       // An uploaded offer's keys, or else a declared offer's stock (asked for again by its provide).
-      const got = (await reserveKeys(tx, line.offerId, orderId, line.id, line.quantity)) || ((await reserveDeclared(tx, line.offerId, orderId, line.id, line.quantity)) ? line.quantity : 0);
+      const got = (await takeKeys(tx, line.offerId, orderId, line.id, line.quantity)) || ((await reserveDeclared(tx, line.offerId, orderId, line.id, line.quantity)) ? line.quantity : 0);
       if (got < line.quantity) throw new Conflict(sellerMessages.offerUnavailable);
     }
   }

@@ -4,6 +4,10 @@
 // seller's webhook (declared.ts), failover to the next offer, and keys going back on sale. Orders and
 // claims ask through the methods below, named by what they mean; none of them touches an offer, a key
 // or a reservation. Each method that joins its caller's transaction takes it first.
+//
+// Words: an order line *takes* keys (the house's stock on the games row, a seller's uploaded keys, or a
+// declared offer's promised stock); a *reservation* is only a declared seller's (seller_reservations),
+// which it confirms and hands over; *held* is the ledger's word for a sale's money before its release.
 import type { FastifyBaseLogger } from 'fastify';
 import {
   buyerPriceCents,
@@ -33,7 +37,7 @@ import { SellerDelivery, type DeliveryTimings, type ProvideOutcome } from './dec
 import { houseOffer } from './house.ts';
 import { Market } from './market.ts';
 import { sealKeys } from './seal.ts';
-import { reserveFromOffers, reserveLinesAgain, rerouteLine, type LineOnOffer, type OrderRequestLine, type PlacedLine, type Reroute } from './placement.ts';
+import { takeFromOffers, takeLinesAgain, rerouteLine, type LineOnOffer, type OrderRequestLine, type PlacedLine, type Reroute } from './placement.ts';
 import {
   deliverLineReservations,
   endLineReservations,
@@ -106,18 +110,18 @@ export class OffersService {
   // --- For orders -------------------------------------------------------------------------------
 
   /**
-   * Reserves every request's keys for an order across the offers of each game, best first, split over
+   * Takes every request's keys for an order across the offers of each game, best first, split over
    * several when one has too few; answers the order's lines (one per offer used) and the stock the games
    * show after. Throws NotFound for a game not in the store, Conflict for one that cannot be covered,
    * and a 409 with `prices` when the offers now cost more than the cart showed.
    */
-  reserve(tx: Db, orderId: string, requests: OrderRequestLine[]): Promise<{ lines: PlacedLine[]; stock: GameStock[] }> {
-    return reserveFromOffers(this.market, tx, orderId, requests);
+  take(tx: Db, orderId: string, requests: OrderRequestLine[]): Promise<{ lines: PlacedLine[]; stock: GameStock[] }> {
+    return takeFromOffers(this.market, tx, orderId, requests);
   }
 
   /** Takes again the keys of an order that lapsed before its money came, each line from its own offer (or Conflict). */
-  reserveAgain(tx: Db, orderId: string, lines: LineOnOffer[]): Promise<GameStock[]> {
-    return reserveLinesAgain(this.market, tx, orderId, lines);
+  takeAgain(tx: Db, orderId: string, lines: LineOnOffer[]): Promise<GameStock[]> {
+    return takeLinesAgain(this.market, tx, orderId, lines);
   }
 
   /** Asks the declared sellers of an order's new reservations to hold their keys; answers those refused. */
@@ -133,7 +137,7 @@ export class OffersService {
   async release(tx: Db, lines: EndingLine[], ending: 'cancelled' | 'expired' = 'cancelled'): Promise<GameStock[]> {
     const house = lines.filter((line) => line.sellerId === HOUSE_SELLER_ID);
     const sellers = lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID);
-    await this.deps.gameStock.endHouseReservations(tx, quantitiesByGame(house), false);
+    await this.deps.gameStock.endHouseTakes(tx, quantitiesByGame(house), false);
     // The games before the offers, in placement's order.
     await this.market.lock(tx, sellers.map((line) => line.gameId));
     const lineIds = sellers.map((line) => line.id);
@@ -148,7 +152,7 @@ export class OffersService {
    * seller's uploaded keys were sold with the delivery (handOver).
    */
   async settleDelivered(tx: Db, lines: EndingLine[]): Promise<void> {
-    await this.deps.gameStock.endHouseReservations(tx, quantitiesByGame(lines.filter((line) => line.sellerId === HOUSE_SELLER_ID)), true);
+    await this.deps.gameStock.endHouseTakes(tx, quantitiesByGame(lines.filter((line) => line.sellerId === HOUSE_SELLER_ID)), true);
     await deliverLineReservations(tx, lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID).map((line) => line.id));
   }
 

@@ -192,7 +192,7 @@ export const OFFER_STOCK = sql.raw(
 );
 
 /** Reserves up to `quantity` available keys of an offer for an order line; answers how many. */
-export async function reserveKeys(tx: Db, offerId: string, orderId: string, lineId: string, quantity: number): Promise<number> {
+export async function takeKeys(tx: Db, offerId: string, orderId: string, lineId: string, quantity: number): Promise<number> {
   const rows = await queryRows<{ id: string }>(
     tx,
     sql`update seller_keys set state = 'reserved', order_id = ${orderId}, line_id = ${lineId}

@@ -21,8 +21,8 @@ import type { OrderRefunds } from './refunds.ts';
 import type { OffersService } from '../offers/ports.ts';
 import { moveLine } from './failover.ts';
 import {
-  claimDelayNotice,
-  claimForAllocation,
+  takeDelayNotice,
+  takeForDelivery,
   commitWithoutWaitingForDisk,
   linesOf,
   lockOrderForDelivery,
@@ -30,7 +30,7 @@ import {
   markDelivered,
   undeliveredOrders,
   updateOrder,
-  type ClaimedOrder,
+  type OrderToDeliver,
   type OrderLineRow,
   type OrderRow,
 } from './store.ts';
@@ -161,7 +161,7 @@ export class KeyAllocator {
 
   private async runOwned(orderId: string): Promise<AllocationResult> {
     const { database, supplier, library, log, mailer } = this.deps;
-    const claimed = await this.withTurn(() => claimForAllocation(database.db, orderId));
+    const claimed = await this.withTurn(() => takeForDelivery(database.db, orderId));
     if (!claimed) return 'busy';
     const { order } = claimed;
     let { lines } = claimed;
@@ -336,7 +336,7 @@ export class KeyAllocator {
    * (the back office's override) was a loss chosen when the order was placed: up to that supplier
    * price, the keys are still bought.
    */
-  private async refundAboveWhatWasPaid(claimed: ClaimedOrder, lines: OrderLineRow[], prices: Map<string, number>): Promise<OrderLineRow[]> {
+  private async refundAboveWhatWasPaid(claimed: OrderToDeliver, lines: OrderLineRow[], prices: Map<string, number>): Promise<OrderLineRow[]> {
     const above = lines.filter((line) => prices.get(line.id)! > Math.max(line.unitPriceCents, line.supplierPriceCents));
     if (above.length === 0) return lines;
     const names = above.map((line) => `${line.title} (now €${centsToEuro(prices.get(line.id)!).toFixed(2)} at our supplier, you paid €${centsToEuro(line.unitPriceCents).toFixed(2)})`);
@@ -407,7 +407,7 @@ export class KeyAllocator {
         nextAllocationAt: new Date(Date.now() + minutes * 60_000),
         lastAllocationError: reason.slice(0, 500),
       });
-      if (buyer && (await claimDelayNotice(tx, order.id))) await mailer.enqueue(tx, deliveryDelayedMail(this.deps.mailContext, buyer, order, lines));
+      if (buyer && (await takeDelayNotice(tx, order.id))) await mailer.enqueue(tx, deliveryDelayedMail(this.deps.mailContext, buyer, order, lines));
     }));
     mailer.flush();
   }

@@ -89,7 +89,7 @@ export class PaymentStates implements PaymentOutcomes {
           if (order.status === 'Paid' || order.status === 'Refunded') return undefined;
           // Money for an order that had lapsed: its keys went back on the shelf and must be taken again.
           if (order.status !== 'Awaiting payment') {
-            taken = await this.deps.offers.reserveAgain(tx, orderId, await linesOf(tx, [orderId]));
+            taken = await this.deps.offers.takeAgain(tx, orderId, await linesOf(tx, [orderId]));
           }
           const [moved] = await transition(tx, { id: orderId }, {
             ...paid,

@@ -30,10 +30,10 @@ import { assertAwaitingPayment, type PaymentStates } from './payment-states.ts';
 import {
   insertOrder,
   linesOfOrder,
-  lockHolders,
+  lockPlacers,
   orderOfAttempt,
   releaseIdempotencyKey,
-  unpaidHolds,
+  unpaidTotals,
   type OrderLineRow,
   type OrderRow,
 } from './store.ts';
@@ -123,15 +123,15 @@ export class OrderPlacement {
 
   /**
    * Reserves the stock and writes the order awaiting payment, in one transaction, within what one
-   * customer and one address may hold unpaid (holdWithinCaps).
+   * customer and one address may hold unpaid (withinUnpaidCaps).
    */
   private async placeNew(placer: Placer, merged: OrderRequestLine[], provider: PaymentProviderName, attempt: Attempt | undefined) {
     const { userId } = placer;
     const id = newId();
     const now = new Date();
     return this.db.transaction(async (tx) => {
-      await this.holdWithinCaps(tx, placer, merged);
-      const { lines, stock } = await this.deps.offers.reserve(tx, id, merged);
+      await this.withinUnpaidCaps(tx, placer, merged);
+      const { lines, stock } = await this.deps.offers.take(tx, id, merged);
       const row: OrderRow = {
         id,
         userId,
@@ -200,9 +200,9 @@ export class OrderPlacement {
    * for up to 30 minutes. Counted under locks on the customer and the address that last until the
    * transaction ends, so two placements racing on any instances are counted one after the other.
    */
-  private async holdWithinCaps(tx: Db, placer: Placer, merged: OrderRequestLine[]): Promise<void> {
-    await lockHolders(tx, placer.userId, placer.address);
-    const { mine, here } = await unpaidHolds(tx, placer.userId, placer.address);
+  private async withinUnpaidCaps(tx: Db, placer: Placer, merged: OrderRequestLine[]): Promise<void> {
+    await lockPlacers(tx, placer.userId, placer.address);
+    const { mine, here } = await unpaidTotals(tx, placer.userId, placer.address);
     const adding = merged.reduce((sum, line) => sum + line.quantity, 0);
     if (mine.orders >= MAX_UNPAID_ORDERS) throw new Conflict(orderMessages.tooManyUnpaidOrders);
     if (mine.keys + adding > MAX_UNPAID_KEYS) throw new Conflict(orderMessages.tooManyUnpaidKeys(mine.keys));

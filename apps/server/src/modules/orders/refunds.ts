@@ -74,7 +74,7 @@ export class OrderRefunds {
     if (order.status === 'Refunded') return order;
     const lines = await linesOf(this.db, [orderId]);
     // Keys refunded one by one after claims (issue 24) are not refunded again.
-    const left = order.amountCents - lines.filter((line) => line.refundedAt).reduce((sum, line) => sum + lineCents(line), 0) - (await this.deps.ledger.claimRefunds(this.db, orderId));
+    const left = order.amountCents - lines.filter((line) => line.refundedAt).reduce((sum, line) => sum + lineCents(line), 0) - (await this.deps.ledger.refundedAfterClaims(this.db, orderId));
     const provider = this.providers.get(order.provider);
     if (!provider) throw new Conflict(orderMessages.refundProviderMissing);
     await provider.refund({ id: order.id, amountCents: left, currency: order.currency, providerRef: order.providerRef });
@@ -152,7 +152,7 @@ export class OrderRefunds {
       const row = await this.refundOrder(order.id, { store: 'delivery', reason });
       return row.status === 'Refunded' ? 'refunded' : 'open';
     }
-    const cents = lines.reduce((sum, line) => sum + lineCents(line), 0) - (await this.deps.ledger.claimRefunds(this.db, order.id, lines.map((line) => line.id)));
+    const cents = lines.reduce((sum, line) => sum + lineCents(line), 0) - (await this.deps.ledger.refundedAfterClaims(this.db, order.id, lines.map((line) => line.id)));
     // One part per set of lines: asked again after a crash, the same part goes back once.
     const part = `lines-${[...refunding].sort().join('-')}`.slice(0, 200);
     await this.provider(order.provider).refund({ id: order.id, amountCents: cents, part, currency: order.currency, providerRef: order.providerRef });

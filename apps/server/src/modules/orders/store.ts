@@ -2,7 +2,7 @@
 // module, asked in the same transaction as the order's change (decisions 008 and 031).
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { HOUSE_SELLER_ID } from '@keystore/contract';
-import { HOLDER_LOCK_SPACES, preparedOnce, queryRows, type Db } from '../../db/client.ts';
+import { PLACER_LOCK_SPACES, preparedOnce, queryRows, type Db } from '../../db/client.ts';
 import { rowFromJson } from '../../db/json-rows.ts';
 import { users } from '../users/schema.ts';
 import { orderEvents, orderLines, orders } from './schema.ts';
@@ -81,25 +81,25 @@ const networkOf = (address: string) =>
  * alike): what they hold unpaid, counted next, cannot change until this order is written or refused.
  * Always the customer first, then the address, so two placements cannot wait for each other.
  */
-export async function lockHolders(tx: Db, userId: string, address: string): Promise<void> {
+export async function lockPlacers(tx: Db, userId: string, address: string): Promise<void> {
   // One round trip; the customer's lock is taken first, as a select list is evaluated in order.
   await tx.execute(
-    sql`select pg_advisory_xact_lock(${HOLDER_LOCK_SPACES.customer}, hashtext(${userId})),
-               pg_advisory_xact_lock(${HOLDER_LOCK_SPACES.address}, hashtext(${networkOf(address)}::text))`,
+    sql`select pg_advisory_xact_lock(${PLACER_LOCK_SPACES.customer}, hashtext(${userId})),
+               pg_advisory_xact_lock(${PLACER_LOCK_SPACES.address}, hashtext(${networkOf(address)}::text))`,
   );
 }
 
 /** What waits for payment: orders, and keys over all of them. */
-export interface UnpaidHold {
+export interface UnpaidTotal {
   orders: number;
   keys: number;
 }
 
 /** What the customer's orders awaiting payment hold, per game too, and what every account's from the same network holds. */
-export interface UnpaidHolds {
+export interface UnpaidTotals {
   /** Each game's keys held unpaid, and its title as the holding line names it. */
-  mine: UnpaidHold & { keysPerGame: Map<string, number>; titles: Map<string, string> };
-  here: UnpaidHold;
+  mine: UnpaidTotal & { keysPerGame: Map<string, number>; titles: Map<string, string> };
+  here: UnpaidTotal;
 }
 
 /**
@@ -107,7 +107,7 @@ export interface UnpaidHolds {
  * keys back), in one round trip: the customer's unpaid lines (few: the caps keep them few), and the
  * orders and keys placed from this address's network by every account.
  */
-export async function unpaidHolds(tx: Db, userId: string, address: string): Promise<UnpaidHolds> {
+export async function unpaidTotals(tx: Db, userId: string, address: string): Promise<UnpaidTotals> {
   const [row] = await queryRows<{ mine: Array<[string, string, number, string]>; here_orders: number; here_keys: number }>(
     tx,
     sql`select
@@ -156,7 +156,7 @@ export async function commitWithoutWaitingForDisk(tx: Db): Promise<void> {
 }
 
 /** What an allocation run works from: the order, its lines, and who gets the receipt (none once the account is deleted). */
-export interface ClaimedOrder {
+export interface OrderToDeliver {
   order: OrderRow;
   /** The lines still to deliver (a refunded line is not). */
   lines: OrderLineRow[];
@@ -171,11 +171,11 @@ export interface ClaimedOrder {
  * (Database.own). Not a change of state, and one statement: the lines and the buyer never change, so
  * they are read with the claim rather than after it.
  */
-export async function claimForAllocation(db: Db, id: string): Promise<ClaimedOrder | undefined> {
+export async function takeForDelivery(db: Db, id: string): Promise<OrderToDeliver | undefined> {
   const [row] = await queryRows<{
     claimed: Record<string, unknown>;
     lines: Array<Record<string, unknown>>;
-    buyer: ClaimedOrder['buyer'] | null;
+    buyer: OrderToDeliver['buyer'] | null;
     prices: Record<string, number> | null;
   }>(
     db,
@@ -297,7 +297,7 @@ export async function totalPaidCents(db: Db, userId: string): Promise<number> {
 }
 
 /** Marks the delay notice as sent; answers true only to the one caller that marked it (the mail goes once). */
-export async function claimDelayNotice(db: Db, id: string): Promise<boolean> {
+export async function takeDelayNotice(db: Db, id: string): Promise<boolean> {
   const rows = await db
     .update(orders)
     .set({ delayNoticeAt: new Date() })
