@@ -18,16 +18,17 @@ FROM "ledger_lines" WHERE "account" LIKE 'seller:%'
 ON CONFLICT DO NOTHING;--> statement-breakpoint
 ALTER TABLE "ledger_lines" ADD CONSTRAINT "ledger_lines_account_ledger_accounts_id_fk" FOREIGN KEY ("account") REFERENCES "public"."ledger_accounts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 -- An entry with fewer than two lines, none at all included, is refused at commit too: the lines'
--- trigger (0013) never fires for an entry written with no line.
-CREATE FUNCTION "ledger_entry_has_lines"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- trigger (0013) never fires for an entry written with no line. Both triggers ask one check.
+CREATE FUNCTION "ledger_entry_check"("entry" text) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   total bigint;
   lines integer;
 BEGIN
-  SELECT coalesce(sum("amount_cents"), 0), count(*) INTO total, lines FROM "ledger_lines" WHERE "entry_id" = NEW."id";
+  SELECT coalesce(sum("amount_cents"), 0), count(*) INTO total, lines FROM "ledger_lines" WHERE "entry_id" = "entry";
   IF total <> 0 OR lines < 2 THEN
-    RAISE EXCEPTION 'ledger entry % does not balance: % lines summing to %', NEW."id", lines, total USING ERRCODE = '23514', CONSTRAINT = 'ledger_entry_balanced';
+    RAISE EXCEPTION 'ledger entry % does not balance: % lines summing to %', "entry", lines, total USING ERRCODE = '23514', CONSTRAINT = 'ledger_entry_balanced';
   END IF;
-  RETURN NULL;
 END $$;--> statement-breakpoint
+CREATE OR REPLACE FUNCTION "ledger_entry_balanced"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM "ledger_entry_check"(NEW."entry_id"); RETURN NULL; END $$;--> statement-breakpoint
+CREATE FUNCTION "ledger_entry_has_lines"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM "ledger_entry_check"(NEW."id"); RETURN NULL; END $$;--> statement-breakpoint
 CREATE CONSTRAINT TRIGGER "ledger_entry_has_lines" AFTER INSERT ON "ledger_entries" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "ledger_entry_has_lines"();

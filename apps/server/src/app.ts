@@ -30,13 +30,10 @@ import { paymentsFromConfig, registerPaymentRoutes } from './modules/payments/pl
 import { headHtml, pageHead, storeMetaHtml } from './modules/seo/pages.ts';
 import { sellerRoutes } from './modules/sellers/routes.ts';
 import { SellersService } from './modules/sellers/service.ts';
-import { SellerDeliveryJobs } from './modules/offers/jobs.ts';
 import { offerRoutes } from './modules/offers/routes.ts';
 import { OffersService } from './modules/offers/service.ts';
-import { ClaimJobs } from './modules/claims/jobs.ts';
 import { claimRoutes } from './modules/claims/routes.ts';
 import { ClaimsService } from './modules/claims/service.ts';
-import { sellerDeliveryRoutes } from './modules/offers/declared-routes.ts';
 import { seoRoutes } from './modules/seo/routes.ts';
 import { supplierFromConfig } from './modules/supplier/from-config.ts';
 import type { Supplier } from './modules/supplier/supplier.ts';
@@ -53,6 +50,7 @@ import { EventBus, type StoreEventBus } from './platform/events.ts';
 import { KeyRing } from './platform/key-ring.ts';
 import { Mailer } from './platform/mailer.ts';
 import { registerOpenApi } from './platform/openapi.ts';
+import { Schedule } from './platform/schedule.ts';
 import { registerPurchaseAdmission } from './platform/plugins/admission.ts';
 import { registerMemoryRelease } from './platform/plugins/memory.ts';
 import { registerCompression } from './platform/plugins/compression.ts';
@@ -137,9 +135,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     timings: config.sellerDelivery,
   });
   const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission, offers });
-  const sellerDeliveryJobs = new SellerDeliveryJobs(offers.declared, sellers, app.log);
   const claims = new ClaimsService({ database, library, refunds: orders.refunds, offers, sellers, notifications, accounts, mailer, mailContext, events, log: app.log });
-  const claimJobs = new ClaimJobs(claims, app.log);
+  // Jobs on every instance, each taking its own rows (skip locked) or moving each row once: cancels owed to
+  // declared sellers, offers back from the breaker, sellers' scores, claims a seller left unanswered a day.
+  const jobs = [
+    new Schedule('*/5 * * * * *', 'declared-stock job', async () => {
+      await offers.declared.sendDueCancels();
+      await offers.declared.reopenOffers();
+    }, app.log),
+    new Schedule('45 * * * * *', 'seller scores run', () => sellers.refreshScores(), app.log),
+    new Schedule('15 * * * * *', 'claims run', () => claims.refundUnanswered(), app.log),
+  ];
   const users = new UsersService(database, config, orders);
   // One AI client (or none: the offline assistant and writer) for support and news.
   const ai = aiFromConfig(config);
@@ -184,10 +190,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onReady', () => orderJobs.start());
   app.addHook('onClose', () => orderJobs.stop());
   app.addHook('onReady', () => ledger.start(config.ledgerReleaseCron));
-  app.addHook('onReady', () => sellerDeliveryJobs.start());
-  app.addHook('onReady', () => claimJobs.start());
-  app.addHook('onClose', () => claimJobs.stop());
-  app.addHook('onClose', () => sellerDeliveryJobs.stop());
+  app.addHook('onReady', () => jobs.forEach((job) => job.start()));
+  app.addHook('onClose', () => Promise.all(jobs.map((job) => job.stop())).then(() => undefined));
   app.addHook('onClose', () => ledger.stop());
   app.addHook('onReady', () => alerts.start());
   app.addHook('onClose', () => alerts.stop());
@@ -214,7 +218,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(newsRoutes, { news });
   await app.register(sellerRoutes, { sellers, ledger, accounts });
   await app.register(offerRoutes, { sellers, offers });
-  await app.register(sellerDeliveryRoutes, { sellers, sellerDelivery: offers.declared, accounts });
   await app.register(claimRoutes, { claims, sellers, users });
   // The back office (decision 023): composed from the modules that own the data.
   await app.register(adminAuditRoutes, { database });

@@ -1,8 +1,8 @@
 // Outgoing mail. Every message is first written to mail_outbox, so nothing is lost when the SMTP
 // server is down: with SMTP_URL it is sent at once and, when that fails, retried by a schedule
 // with backoff; without SMTP_URL the outbox is the destination (the dev outbox at /dev/mail).
-import { Cron } from 'croner';
 import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { Schedule } from './schedule.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
@@ -36,7 +36,7 @@ const RETRY_BATCH = 20;
 export class Mailer {
   private readonly transport: Transporter | undefined;
   private readonly inFlight = new Set<Promise<void>>();
-  private cron: Cron | undefined;
+  private retries: Schedule | undefined;
   private readonly database: Database;
   private readonly config: Config;
   private readonly log: FastifyBaseLogger;
@@ -60,14 +60,13 @@ export class Mailer {
       this.log.error('SMTP_URL is not set: no e-mail leaves this store (sign-up codes, reset links, receipts); they are only stored in mail_outbox');
     }
     if (!this.transport) return;
-    this.cron = new Cron('*/30 * * * * *', { protect: true, unref: true }, () => {
-      void this.deliverDue().catch((error: unknown) => this.log.error({ err: error }, 'mail retry run failed'));
-    });
+    this.retries = new Schedule('*/30 * * * * *', 'mail retry run', () => this.deliverDue(), this.log);
+    this.retries.start();
   }
 
   /** Stops the schedule and waits for the sends under way. */
   async stop(): Promise<void> {
-    this.cron?.stop();
+    await this.retries?.stop();
     await Promise.allSettled([...this.inFlight]);
     this.transport?.close();
   }

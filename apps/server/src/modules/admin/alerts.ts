@@ -3,7 +3,6 @@
 // failed supplier syncs in a row, and a game that sold in the last 7 days and ran out of stock. Each
 // cause mails every admin through the outbox at most once an hour: the hour is claimed in
 // operator_alerts in the same transaction that writes the mails, so instances never both send.
-import { Cron } from 'croner';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { ALERT_INTERVAL_MINUTES, UNDELIVERED_ALERT_MINUTES } from '@keystore/contract';
@@ -11,6 +10,7 @@ import { LOCKS, queryRows, type Database } from '../../db/client.ts';
 import { operatorAlertMail, type Alert } from '../../platform/mail/alert-mails.ts';
 import type { MailContext } from '../../platform/mail/layout.ts';
 import type { Mailer } from '../../platform/mailer.ts';
+import { Schedule } from '../../platform/schedule.ts';
 import type { CatalogService } from '../catalog/ports.ts';
 import type { OrdersService } from '../orders/ports.ts';
 import type { UsersService } from '../users/ports.ts';
@@ -32,23 +32,19 @@ export interface AlertDeps {
 
 export class OperatorAlerts {
   private readonly deps: AlertDeps;
-  private cron: Cron | undefined;
-  private running: Promise<unknown> | undefined;
+  private schedule: Schedule | undefined;
 
   constructor(deps: AlertDeps) {
     this.deps = deps;
   }
 
   start(): void {
-    this.cron = new Cron('30 * * * * *', { protect: true, unref: true }, async () => {
-      this.running = this.check().catch((error: unknown) => this.deps.log.error({ err: error }, 'operator alert check failed; the next run retries'));
-      await this.running;
-    });
+    this.schedule = new Schedule('30 * * * * *', 'operator alert check', () => this.check(), this.deps.log);
+    this.schedule.start();
   }
 
   async stop(): Promise<void> {
-    this.cron?.stop();
-    await this.running;
+    await this.schedule?.stop();
   }
 
   /** Looks for every cause once (on one instance of the cluster); answers the causes mailed. */

@@ -31,15 +31,8 @@ export interface LockedGame {
   createdAt: Date;
 }
 
-/** What the one-statement reservation of a game only the house sells answers. */
-export interface HouseOnlyTake {
-  id: string;
-  title: string;
-  image: string | null;
-  platform: string;
-  priceCents: number;
-  supplierPriceCents: number;
-  supplierProductId: string;
+/** What the one-statement take of a game only the house sells answers: the game's snapshot, and what it shows after. */
+export interface HouseOnlyTake extends Pick<LockedGame, 'id' | 'title' | 'image' | 'platform' | 'priceCents' | 'supplierPriceCents' | 'supplierProductId'> {
   shownStock: number;
   shownPrice: number;
 }

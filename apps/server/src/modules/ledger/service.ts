@@ -11,13 +11,13 @@
 //   transfer    payouts −amount               payments +amount                (the bank transfer done)
 //   fee         seller available −fee         commission +fee                 (a seller failed to hand over promised keys)
 //   claim       payments +price               commission −commission          seller held, then available −net (one key, after a claim)
-import { Cron } from 'croner';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { centsToEuro, HOUSE_SELLER_ID, ORDER_CURRENCY, sellerMessages, type LedgerBalance, type Payout, type SellerLedgerEntry } from '@keystore/contract';
 import { LOCKS, type Database, type Db } from '../../db/client.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { Schedule } from '../../platform/schedule.ts';
 import {
   accounts,
   allBalances,
@@ -54,8 +54,7 @@ const RELEASE_BATCH = 500;
 export class Ledger {
   private readonly database: Database;
   private readonly log: FastifyBaseLogger | undefined;
-  private releaseCron: Cron | undefined;
-  private releasing: Promise<unknown> | undefined;
+  private release: Schedule | undefined;
 
   constructor(database: Database, log?: FastifyBaseLogger) {
     this.database = database;
@@ -64,20 +63,20 @@ export class Ledger {
 
   /** Every minute (LEDGER_RELEASE_CRON), on one instance of the cluster at a time: held money whose hold is over becomes available. */
   start(schedule = '30 * * * * *'): void {
-    this.releaseCron = new Cron(schedule, { protect: true, unref: true }, async () => {
-      this.releasing = this.database
-        .withAdvisoryLock(LOCKS.ledgerRelease, () => this.releaseDue())
-        .then((run) => {
-          if (run.ran && run.value > 0) this.log?.info({ released: run.value }, 'held sales released to sellers');
-        })
-        .catch((error: unknown) => this.log?.error({ err: error }, 'release of held sales failed; the next run retries'));
-      await this.releasing;
-    });
+    this.release = new Schedule(
+      schedule,
+      'release of held sales',
+      async () => {
+        const run = await this.database.withAdvisoryLock(LOCKS.ledgerRelease, () => this.releaseDue());
+        if (run.ran && run.value > 0) this.log?.info({ released: run.value }, 'held sales released to sellers');
+      },
+      this.log,
+    );
+    this.release.start();
   }
 
   async stop(): Promise<void> {
-    this.releaseCron?.stop();
-    await this.releasing;
+    await this.release?.stop();
   }
 
   /**

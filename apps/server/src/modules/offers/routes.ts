@@ -1,9 +1,16 @@
-// The offers' routes (decision 031): a seller's offers and keys (/api/seller/offers…), and a game's
-// offers for shoppers.
+// The offers' routes (decision 031): a seller's offers and keys (/api/seller/offers…), its webhook and
+// reservations (declared stock, issue 24: register, rotate the secret, ping, every attempt listed so it
+// can debug its integration without writing to support), and a game's offers for shoppers.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   errorSchema,
   gameOfferListSchema,
+  reservationPageSchema,
+  sellerPageQuerySchema,
+  webhookAnswerSchema,
+  webhookPingSchema,
+  webhookRequestSchema,
+  webhookSecretSchema,
   idField,
   keyUploadAnswerSchema,
   keyUploadSchema,
@@ -150,5 +157,72 @@ export const offerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; offer
       },
     },
     async (request) => offers.offersOfGame(request.params.id),
+  );
+
+  // --- Declared stock: the webhook, and reservations with every call (issue 24) ---
+  app.get(
+    '/api/seller/webhook',
+    {
+      onRequest: asSeller,
+      config,
+      schema: { operationId: 'getSellerWebhook', tags, summary: "The seller's webhook (never its secret), or null", security, headers, response: { 200: webhookAnswerSchema.nullable(), ...denied } },
+    },
+    async (request) => offers.declared.webhook(request.seller),
+  );
+
+  app.put(
+    '/api/seller/webhook',
+    {
+      onRequest: asActiveSeller,
+      config,
+      schema: {
+        operationId: 'setSellerWebhook',
+        tags,
+        summary: 'Registers the endpoint the store calls for declared stock; the signing secret is answered on the first registration only',
+        security,
+        headers,
+        body: webhookRequestSchema,
+        response: { 200: webhookAnswerSchema, 400: errorSchema, ...denied },
+      },
+    },
+    async (request) => offers.declared.setWebhook(request.seller, request.body.url),
+  );
+
+  app.post(
+    '/api/seller/webhook/rotate-secret',
+    {
+      onRequest: asActiveSeller,
+      config,
+      schema: { operationId: 'rotateSellerWebhookSecret', tags, summary: 'A new signing secret: every call from now on is signed with it', security, headers, response: { 200: webhookSecretSchema, 409: errorSchema, ...denied } },
+    },
+    async (request) => offers.declared.rotateSecret(request.seller),
+  );
+
+  app.post(
+    '/api/seller/webhook/test',
+    {
+      onRequest: asActiveSeller,
+      config,
+      schema: { operationId: 'pingSellerWebhook', tags, summary: 'Sends a signed ping to the endpoint and answers what came back', security, headers, response: { 200: webhookPingSchema, 409: errorSchema, ...denied } },
+    },
+    async (request) => offers.declared.ping(request.seller),
+  );
+
+  app.get(
+    '/api/seller/reservations',
+    {
+      onRequest: asSeller,
+      config,
+      schema: {
+        operationId: 'listSellerReservations',
+        tags,
+        summary: "The seller's reservations, newest first, each with its moves and every call (time, type, HTTP status or error, duration)",
+        security,
+        headers,
+        querystring: sellerPageQuerySchema,
+        response: { 200: reservationPageSchema, 400: errorSchema, ...denied },
+      },
+    },
+    async (request) => offers.declared.reservations(request.seller, request.query.page),
   );
 };

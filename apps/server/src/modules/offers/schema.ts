@@ -57,6 +57,16 @@ export const offers = pgTable(
   ],
 );
 
+/** The offer a row belongs to, and its seller: the columns a key and a reservation both carry. */
+const ofOffer = () => ({
+  offerId: text('offer_id')
+    .notNull()
+    .references(() => offers.id),
+  sellerId: text('seller_id')
+    .notNull()
+    .references(() => sellers.id),
+});
+
 /**
  * Keys a seller uploaded. The serial is encrypted like a library key (bound to this row's id) and kept
  * as keyed hashes: `serial_hash` of the serial without spaces, dashes and case (the duplicate rule:
@@ -68,12 +78,7 @@ export const sellerKeys = pgTable(
   'seller_keys',
   {
     id: text('id').primaryKey(),
-    offerId: text('offer_id')
-      .notNull()
-      .references(() => offers.id),
-    sellerId: text('seller_id')
-      .notNull()
-      .references(() => sellers.id),
+    ...ofOffer(),
     gameId: text('game_id')
       .notNull()
       .references(() => games.id),
@@ -109,12 +114,7 @@ export const sellerReservations = pgTable(
     id: text('id').primaryKey(),
     orderId: text('order_id').notNull(),
     lineId: text('line_id').notNull(),
-    offerId: text('offer_id')
-      .notNull()
-      .references(() => offers.id),
-    sellerId: text('seller_id')
-      .notNull()
-      .references(() => sellers.id),
+    ...ofOffer(),
     gameId: text('game_id').notNull(),
     quantity: integer('quantity').notNull(),
     unitNetCents: integer('unit_net_cents').notNull(),

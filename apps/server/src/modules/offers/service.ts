@@ -8,7 +8,6 @@
 // Words: an order line *takes* keys (the house's stock on the games row, a seller's uploaded keys, or a
 // declared offer's promised stock); a *reservation* is only a declared seller's (seller_reservations),
 // which it confirms and hands over; *held* is the ledger's word for a sale's money before its release.
-import type { FastifyBaseLogger } from 'fastify';
 import {
   buyerPriceCents,
   centsToEuro,
@@ -22,18 +21,13 @@ import {
   type OfferDelivery,
   type OfferStatus,
 } from '@keystore/contract';
-import type { Database, Db } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { Conflict, Forbidden, NotFound } from '../../platform/errors.ts';
-import type { GameStock, StoreEventBus } from '../../platform/events.ts';
+import type { GameStock } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
-import type { MailContext } from '../../platform/mail/layout.ts';
-import type { Mailer } from '../../platform/mailer.ts';
 import type { GameStockRows } from '../catalog/ports.ts';
-import type { Ledger } from '../ledger/ports.ts';
-import type { LibraryService } from '../library/ports.ts';
-import type { NotificationsService } from '../notifications/ports.ts';
-import type { SellerRow, SellersService } from '../sellers/ports.ts';
-import { SellerDelivery, type DeliveryTimings, type ProvideOutcome } from './declared.ts';
+import type { SellerRow } from '../sellers/ports.ts';
+import { SellerDelivery, type ProvideOutcome, type SellerDeliveryDeps } from './declared.ts';
 import { houseOffer } from './house.ts';
 import { Market } from './market.ts';
 import { sealKeys } from './seal.ts';
@@ -69,19 +63,9 @@ import {
   type OfferView,
 } from './store.ts';
 
-export interface OffersDeps {
-  database: Database;
+/** What declared stock needs (declared.ts), and the catalogue's door to the games rows' stock. */
+export interface OffersDeps extends Omit<SellerDeliveryDeps, 'market'> {
   gameStock: GameStockRows;
-  sellers: SellersService;
-  ledger: Ledger;
-  library: LibraryService;
-  notifications: NotificationsService;
-  mailer: Mailer;
-  mailContext: MailContext;
-  events: StoreEventBus;
-  log: FastifyBaseLogger;
-  production: boolean;
-  timings: DeliveryTimings;
 }
 
 /** A line whose keys are ended with an order: the house's on the games row, a seller's on its keys or reservation. */

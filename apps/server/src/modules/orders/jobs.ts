@@ -4,9 +4,9 @@
 // whose paying instance died: its delivery is no longer owned); at start, a sweep that finishes
 // every paid order left undelivered. Each run takes a PostgreSQL advisory lock, so in a cluster one
 // instance at a time does it, and each catches its errors (a database outage) and runs again next time.
-import { Cron } from 'croner';
 import type { FastifyBaseLogger } from 'fastify';
 import { LOCKS, type Database } from '../../db/client.ts';
+import { Schedule } from '../../platform/schedule.ts';
 import type { OrdersService } from './service.ts';
 
 /** How often due deliveries are looked for on PostgreSQL: a paid order whose instance died waits about this long. */
@@ -19,8 +19,8 @@ const RETRY_EVERY_SECONDS = 2;
 const EMBEDDED_RETRY_EVERY_SECONDS = 15;
 
 export class OrderJobs {
-  private expiryCron: Cron | undefined;
-  private retryCron: Cron | undefined;
+  private expiry: Schedule | undefined;
+  private retry: Schedule | undefined;
   private readonly running = new Set<Promise<number>>();
   private sweep: Promise<unknown> | undefined;
   private readonly database: Database;
@@ -36,17 +36,18 @@ export class OrderJobs {
   /** Starts the schedule and, in the background, the start-up sweep. */
   start(): void {
     this.sweep = this.retryUndelivered(false);
-    this.expiryCron = new Cron('0 * * * * *', { protect: true, unref: true }, async () => {
+    this.expiry = new Schedule('0 * * * * *', 'order expiry run', async () => {
       await this.expire();
       await this.refundLongUndelivered();
-    });
+    }, this.log);
     const every = this.database.kind === 'postgres' ? RETRY_EVERY_SECONDS : EMBEDDED_RETRY_EVERY_SECONDS;
-    this.retryCron = new Cron(`*/${every} * * * * *`, { protect: true, unref: true }, async () => void (await this.retryUndelivered(true)));
+    this.retry = new Schedule(`*/${every} * * * * *`, 'undelivered order run', () => this.retryUndelivered(true), this.log);
+    this.expiry.start();
+    this.retry.start();
   }
 
   async stop(): Promise<void> {
-    this.expiryCron?.stop();
-    this.retryCron?.stop();
+    await Promise.all([this.expiry?.stop(), this.retry?.stop()]);
     // A run under way finishes what it started before the database closes.
     await Promise.allSettled([this.sweep, ...this.running]);
     await this.orders.allocator.drain();
