@@ -78,6 +78,7 @@ declare module 'fastify' {
     sellers: SellersService;
     sellerDelivery: SellerDelivery;
     claims: ClaimsService;
+    users: UsersService;
   }
 }
 
@@ -164,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('sellers', sellers);
   app.decorate('sellerDelivery', sellerDelivery);
   app.decorate('claims', claims);
+  app.decorate('users', users);
 
   // Their lives: started once the app is ready, stopped with it.
   app.addHook('onReady', () => catalog.start());
