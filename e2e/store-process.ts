@@ -30,6 +30,8 @@ export async function startStore(env: Record<string, string> = {}): Promise<Stor
       PUBLIC_URL: baseUrl,
       // A journey can come "from a new IP" by sending X-Forwarded-For (the new-device check).
       TRUST_PROXY: '1',
+      // The journeys set up the sellers they need: the demo sellers' offers would change the best offer they expect.
+      DEMO_MARKET: 'off',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -77,6 +77,7 @@ declare module 'fastify' {
     sellers: SellersService;
     offers: OffersService;
     claims: ClaimsService;
+    users: UsersService;
   }
 }
 
@@ -172,6 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('sellers', sellers);
   app.decorate('offers', offers);
   app.decorate('claims', claims);
+  app.decorate('users', users);
 
   // Their lives: started once the app is ready, stopped with it.
   app.addHook('onReady', () => catalog.start());

@@ -59,3 +59,13 @@ describe('secrets', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), KEY_ENCRYPTION_KEY_PREVIOUS: 'not-a-key' })).toThrow(/KEY_ENCRYPTION_KEY_PREVIOUS must be keys of 64 hex digits/);
   });
 });
+
+describe('the demo marketplace', () => {
+  it('opens at start only outside production over the demo feed, unless DEMO_MARKET=off', () => {
+    const secrets = { JWT_SECRET, KEY_ENCRYPTION_KEY };
+    expect(loadConfig({ DATA_DIR: dataDir(), ...secrets }).demoMarket).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir(), ...secrets, NODE_ENV: 'production' }).demoMarket).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir(), ...secrets, SUPPLIER: 'kinguin', SUPPLIER_API_KEY: 'k' }).demoMarket).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir(), ...secrets, DEMO_MARKET: 'off' }).demoMarket).toBe(false);
+  });
+});

@@ -33,6 +33,8 @@ const environmentSchema = z.object({
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   SUPPLIER: z.enum(['demo', 'kinguin']).default('demo'),
+  /** Demo sellers and a demo admin at start, outside production with the demo supplier; `off` for stores that must start bare (the test harnesses). */
+  DEMO_MARKET: z.enum(['on', 'off']).default('on'),
   SUPPLIER_API_URL: z.url().default('https://gateway.kinguin.net/esa/api'),
   SUPPLIER_API_KEY: z.string().optional(),
   SUPPLIER_SYNC_CRON: z.string().default('0 */4 * * *'),
@@ -131,6 +133,8 @@ function shapeConfig(e: CheckedEnvironment) {
     mail: { smtpUrl: e.SMTP_URL || undefined, from: e.MAIL_FROM, supportEmail: e.SUPPORT_EMAIL },
     secrets: secretsOf(e, dataDir, production || databaseUrl !== undefined),
     admin: adminAccount(e.ADMIN_EMAIL, e.ADMIN_PASSWORD),
+    /** Whether the start opens the demo marketplace (demo-market.ts): never in production, only over the demo feed. */
+    demoMarket: !production && e.SUPPLIER === 'demo' && e.DEMO_MARKET === 'on',
     supplier: {
       name: e.SUPPLIER,
       apiUrl: e.SUPPLIER_API_URL.replace(/\/$/, ''),
@@ -209,8 +213,8 @@ function secretsOf(e: CheckedEnvironment, dataDir: string, shared: boolean): Sec
   };
 }
 
-/** A secret made once and kept in DATA_DIR, so tokens and encrypted keys survive a restart. */
-function generatedSecret(dataDir: string, name: string, bytes: number, encoding: 'hex' | 'base64url'): string {
+/** A secret made once and kept in DATA_DIR, so tokens and encrypted keys (and the demo accounts' passwords) survive a restart. */
+export function generatedSecret(dataDir: string, name: string, bytes: number, encoding: 'hex' | 'base64url'): string {
   const file = path.join(dataDir, 'secrets', name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });

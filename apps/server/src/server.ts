@@ -53,3 +53,19 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, shutDown
 
 await app.listen({ port: config.port, host: config.host });
 app.log.info(`Keystore is open at ${config.publicUrl} (database: ${database.kind}, supplier: ${config.supplier.name})`);
+
+// Outside production, over the demo feed: demo sellers and a demo admin to try the marketplace with.
+if (config.demoMarket) {
+  const { openDemoMarket } = await import('./demo-market.ts');
+  try {
+    const signIns = await openDemoMarket({ users: app.users, sellers: app.sellers, catalog: app.catalog, database, config, log: app.log });
+    for (const account of signIns) {
+      const who = account.role === 'admin' ? 'Demo admin' : `Demo seller "${account.name}"`;
+      app.log.info(`${who} (a demo account): e-mail ${account.email}, password ${account.password ?? '(changed since it was made: not shown)'}`);
+    }
+    // The first sign-in from a browser asks for a new-device code, mailed to the dev outbox.
+    if (signIns.length > 0 && !config.mail.smtpUrl) app.log.info(`Demo accounts: the sign-in code for a new browser is at ${config.publicUrl}/dev/mail`);
+  } catch (error) {
+    app.log.error({ err: error }, 'could not open the demo marketplace; the store runs without it');
+  }
+}

@@ -68,7 +68,7 @@ export function preparedOnce<T>(build: (db: Db) => T): (db: Db) => T {
 }
 
 /** Advisory lock keys: one per job that must run once per cluster. */
-export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010, operatorAlerts: 7_301_011, ledgerRelease: 7_301_012 } as const;
+export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010, operatorAlerts: 7_301_011, ledgerRelease: 7_301_012, demoMarket: 7_301_013 } as const;
 
 /**
  * Namespaces (first key) of the transaction-level advisory locks that serialise the placements of one
@@ -98,8 +98,8 @@ export interface Database {
    */
   listen(channel: string, fn: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
-  /** Runs `fn` holding a session advisory lock; answers `{ ran: false }` when another session holds it. */
-  withAdvisoryLock<T>(key: number, fn: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
+  /** Runs `fn` holding a session advisory lock; answers `{ ran: false }` when another session holds it, unless told to `wait` for it. */
+  withAdvisoryLock<T>(key: number, fn: () => Promise<T>, wait?: boolean): Promise<{ ran: true; value: T } | { ran: false }>;
   /**
    * Takes a piece of work (an order's delivery) for this process, unless a live process holds it:
    * answers a release function, or undefined when it is taken. The hold is an advisory lock on this
@@ -220,10 +220,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database;
 }
 
-type OpenDatabase = Database & {
-  migrate(): Promise<void>;
-  withAdvisoryLock<T>(key: number, fn: () => Promise<T>, wait?: boolean): Promise<{ ran: true; value: T } | { ran: false }>;
-};
+type OpenDatabase = Database & { migrate(): Promise<void> };
 
 /**
  * PGlite's own start parameters, with a smaller buffer cache: the store reads the catalogue from

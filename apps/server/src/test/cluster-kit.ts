@@ -81,6 +81,8 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
       // Every customer of a test cluster calls from this machine: the per-address caps on unpaid
       // orders (decision 016) would make them one shopper.
       RATE_LIMIT_SCALE: '1000',
+      // The tests make the sellers they need: no demo sellers in their stores.
+      DEMO_MARKET: 'off',
       ...CLUSTER_SECRETS,
       ...redis,
       ...options.env,

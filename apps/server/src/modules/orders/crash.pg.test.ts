@@ -37,7 +37,7 @@ describe.skipIf(!serverUrl)('a crash between the payment and the keys (PostgreSQ
   async function start(options: { crashAfterPayment: boolean }): Promise<ChildProcess> {
     const hook = options.crashAfterPayment ? ['--import', path.join(import.meta.dirname, '../../test/crash-after-payment.ts')] : [];
     const child = spawn(process.execPath, [...serverNodeFlags({ DATABASE_URL: url }), ...hook, path.join(import.meta.dirname, '../../main.ts')], {
-      env: { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: new URL(base).port, LOG_LEVEL: 'silent', JWT_SECRET, KEY_ENCRYPTION_KEY: '1'.repeat(64) },
+      env: { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, PORT: new URL(base).port, LOG_LEVEL: 'silent', DEMO_MARKET: 'off', JWT_SECRET, KEY_ENCRYPTION_KEY: '1'.repeat(64) },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     for (const deadline = Date.now() + 60_000; ; ) {
