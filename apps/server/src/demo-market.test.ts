@@ -16,7 +16,7 @@ describe('the demo marketplace', () => {
   let signIns: DemoSignIn[];
   let admin: { authorization: string };
   const open = (config: Partial<OrdersTestApp['config']> = {}) =>
-    openDemoMarket({ users: t.app.users, sellers: t.app.sellers, catalog: t.app.catalog, database: t.database, config: { ...t.config, ...config }, log: t.app.log });
+    openDemoMarket({ users: t.app.users, sellers: t.app.sellers, offers: t.app.offers, catalog: t.app.catalog, database: t.database, config: { ...t.config, ...config }, log: t.app.log });
   const get = async <T>(url: string, headers: Record<string, string> = {}): Promise<T> => {
     const answer = await t.app.inject({ url, headers });
     expect(answer.statusCode, answer.body).toBe(200);

@@ -13,7 +13,9 @@ import { generatedSecret, type Config } from './config.ts';
 import { LOCKS, type Database } from './db/client.ts';
 import { ensureAdmin } from './modules/auth/admin.ts';
 import type { CatalogService } from './modules/catalog/ports.ts';
-import { houseOfferId, type SellerRow, type SellersService } from './modules/sellers/ports.ts';
+import { houseOfferId } from './modules/offers/house.ts';
+import type { OffersService } from './modules/offers/ports.ts';
+import type { SellerRow, SellersService } from './modules/sellers/ports.ts';
 import type { UserRow, UsersService } from './modules/users/ports.ts';
 import { NotFound } from './platform/errors.ts';
 import { hashPassword, passwordMatches } from './platform/passwords.ts';
@@ -54,6 +56,7 @@ interface DemoGame {
 export interface DemoMarketServices {
   users: UsersService;
   sellers: SellersService;
+  offers: OffersService;
   catalog: CatalogService;
   database: Database;
   config: Pick<Config, 'admin' | 'dataDir' | 'databaseUrl' | 'secrets'>;
@@ -65,7 +68,7 @@ export interface DemoMarketServices {
  * what the first made and adds nothing (a demo seller with any offer keeps what it has). The demo admin
  * is made only when ADMIN_EMAIL is not set. Instances starting together take turns on an advisory lock.
  */
-export async function openDemoMarket({ users, sellers, catalog, database, config, log }: DemoMarketServices): Promise<DemoSignIn[]> {
+export async function openDemoMarket({ users, sellers, offers, catalog, database, config, log }: DemoMarketServices): Promise<DemoSignIn[]> {
   const run = await database.withAdvisoryLock(
     LOCKS.demoMarket,
     async () => {
@@ -81,10 +84,10 @@ export async function openDemoMarket({ users, sellers, catalog, database, config
         const password = demoPassword(config, demo.slug);
         const user = (await users.findByEmail(demo.email)) ?? (await users.create({ username: demo.username, email: demo.email, passwordHash: await hashPassword(password), verified: true }));
         const seller = await approvedSeller(sellers, user.id, demo);
-        if ((await sellers.offers(seller)).length === 0) {
-          games ??= await demoGames(catalog, sellers);
-          const { offers, keys } = await stockOffers(sellers, seller, demo, games);
-          log.info({ seller: demo.name, offers, keys }, 'demo seller opened');
+        if ((await offers.offers(seller)).length === 0) {
+          games ??= await demoGames(catalog, offers);
+          const opened = await stockOffers(sellers, offers, seller, demo, games);
+          log.info({ seller: demo.name, offers: opened.offers, keys: opened.keys }, 'demo seller opened');
         }
         signIns.push({ role: 'seller', name: demo.name, email: demo.email, password: await shownPassword(user, password) });
       }
@@ -112,22 +115,22 @@ async function approvedSeller(sellers: SellersService, userId: string, demo: Dem
 }
 
 /** Puts the seller's offers of its demo games in the store, each with a few fake keys; answers how many of each. */
-async function stockOffers(sellers: SellersService, seller: SellerRow, demo: DemoSeller, games: DemoGame[]): Promise<{ offers: number; keys: number }> {
+async function stockOffers(sellers: SellersService, offers: OffersService, seller: SellerRow, demo: DemoSeller, games: DemoGame[]): Promise<{ offers: number; keys: number }> {
   const commission = await sellers.commissionOf(seller);
-  let offers = 0;
+  let made = 0;
   let keys = 0;
   for (const [n, game] of games.slice(demo.games[0], demo.games[1]).entries()) {
     const priceCents = Math.round(game.houseCents * demo.factors[n % demo.factors.length]!);
-    const offer = await sellers.createOffer(seller, { gameId: game.id, netPrice: netCentsFor(priceCents, commission) / 100, status: 'active' });
-    const uploaded = await sellers.uploadKeys(seller, offer._id, demoSerials(demo.slug, game.id, 2 + (n % 4)));
-    offers += 1;
+    const offer = await offers.createOffer(seller, { gameId: game.id, netPrice: netCentsFor(priceCents, commission) / 100, status: 'active' });
+    const uploaded = await offers.uploadKeys(seller, offer._id, demoSerials(demo.slug, game.id, 2 + (n % 4)));
+    made += 1;
     keys += uploaded.added;
   }
-  return { offers, keys };
+  return { offers: made, keys };
 }
 
 /** The most popular games the house sells for €2 or more, with its price, once the catalogue has games. */
-async function demoGames(catalog: CatalogService, sellers: SellersService): Promise<DemoGame[]> {
+async function demoGames(catalog: CatalogService, offers: OffersService): Promise<DemoGame[]> {
   // On a first start the demo feed is still being read in: syncNow joins that sync (or runs one, on an
   // instance whose neighbour holds it: that one's index arrives by NOTIFY).
   for (let second = 0; catalog.size === 0 && second < CATALOGUE_WAIT_SECONDS; second += 1) {
@@ -137,7 +140,7 @@ async function demoGames(catalog: CatalogService, sellers: SellersService): Prom
   const games: DemoGame[] = [];
   for (const item of catalog.list({ sort: 'popularity', page: 1, pageSize: 100, filters: {} }).items) {
     if (games.length === DEMO_GAMES) break;
-    const house = (await sellers.offersOfGame(item._id)).find((offer) => offer.offerId === houseOfferId(item._id));
+    const house = (await offers.offersOfGame(item._id)).find((offer) => offer.offerId === houseOfferId(item._id));
     const houseCents = Math.round((house?.price ?? 0) * 100);
     if (houseCents >= HOUSE_PRICE_MIN_CENTS) games.push({ id: item._id, houseCents });
   }

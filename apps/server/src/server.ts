@@ -58,7 +58,7 @@ app.log.info(`Keystore is open at ${config.publicUrl} (database: ${database.kind
 if (config.demoMarket) {
   const { openDemoMarket } = await import('./demo-market.ts');
   try {
-    const signIns = await openDemoMarket({ users: app.users, sellers: app.sellers, catalog: app.catalog, database, config, log: app.log });
+    const signIns = await openDemoMarket({ users: app.users, sellers: app.sellers, offers: app.offers, catalog: app.catalog, database, config, log: app.log });
     for (const account of signIns) {
       const who = account.role === 'admin' ? 'Demo admin' : `Demo seller "${account.name}"`;
       app.log.info(`${who} (a demo account): e-mail ${account.email}, password ${account.password ?? '(changed since it was made: not shown)'}`);
