@@ -1,13 +1,15 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { adminReasonProblem } from '@keystore/contract/admin-rules';
 import { messageOf } from '../../lib/api.ts';
 import { byRule } from '../../lib/form-rules.ts';
+import { DataTable } from '../../ui/data-table.tsx';
 import { Modal } from '../../ui/modal.tsx';
+import buttons from '../../ui/buttons.module.css';
 import styles from './admin.module.css';
 
-// What every back-office page uses: dates, the busy and failed states, the pager, the confirm dialog.
+// What every back-office page uses: dates, tables, the busy and failed states, the pager, the confirm dialog.
 
 /** An ISO time as the back office shows it: "2026-11-20 09:05" (UTC, sortable, no ICU data). */
 export function formatTime(iso: string): string {
@@ -19,58 +21,9 @@ export function Time({ iso }: { iso: string }) {
   return <time dateTime={iso}>{formatTime(iso)}</time>;
 }
 
-/**
- * A table's box, which scrolls sideways on a narrow screen: a named region that takes focus, so a
- * keyboard can scroll it too.
- */
-export function TableWrap({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className={styles.tableWrap} role="region" aria-label={label} tabIndex={0}>
-      {children}
-    </div>
-  );
-}
-
-/** A column heading: its text, or its text and that its cells are numbers (aligned right). */
-export type Column = string | { label: string; numeric: true };
-
-interface DataTableProps {
-  caption: string;
-  /** Whether the caption is for screen readers only (a heading above already says it). */
-  captionHidden?: boolean;
-  /** The scrolling region's name; the caption by default. */
-  label?: string;
-  columns: readonly Column[];
-  busy?: boolean;
-  /** The rows (`<tr>`), each led by its row heading. */
-  children: ReactNode;
-}
-
-/** A back-office table in its scrolling box, with its caption and column headings. */
-export function DataTable({ caption, captionHidden = false, label = caption, columns, busy = false, children }: DataTableProps) {
-  return (
-    <TableWrap label={label}>
-      <table className={styles.table} aria-busy={busy}>
-        <caption className={captionHidden ? 'visually-hidden' : undefined}>{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((column) =>
-              typeof column === 'string' ? (
-                <th key={column} scope="col">
-                  {column}
-                </th>
-              ) : (
-                <th key={column.label} scope="col" className={styles.number}>
-                  {column.label}
-                </th>
-              ),
-            )}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </TableWrap>
-  );
+/** A back-office table: ui/data-table's, its cells set at the top and its times on one line. */
+export function AdminTable(props: Omit<ComponentProps<typeof DataTable>, 'className'>) {
+  return <DataTable {...props} className={styles.tables} />;
 }
 
 /** A day `days` before today (UTC), as YYYY-MM-DD. */
@@ -112,13 +65,13 @@ export function Pager({ page, pageSize, total, onPage }: { page: number; pageSiz
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
     <nav className={styles.pager} aria-label="Pages">
-      <button type="button" className={`${styles.secondary} ${styles.small}`} disabled={page <= 1} onClick={() => onPage(page - 1)}>
+      <button type="button" className={`${buttons.secondary} ${buttons.small}`} disabled={page <= 1} onClick={() => onPage(page - 1)}>
         Previous
       </button>
       <span aria-live="polite">
         Page {page} of {pages} · {total} in all
       </span>
-      <button type="button" className={`${styles.secondary} ${styles.small}`} disabled={page >= pages} onClick={() => onPage(page + 1)}>
+      <button type="button" className={`${buttons.secondary} ${buttons.small}`} disabled={page >= pages} onClick={() => onPage(page + 1)}>
         Next
       </button>
     </nav>
@@ -161,11 +114,11 @@ export function ConfirmDialog({ title, text, confirmLabel, withReason = false, b
             )}
           </div>
         )}
-        <div className={styles.actions}>
-          <button type="submit" className={styles.primary} disabled={busy}>
+        <div className={buttons.actions}>
+          <button type="submit" className={buttons.primary} disabled={busy}>
             {confirmLabel}
           </button>
-          <button type="button" className={styles.secondary} onClick={onClose} disabled={busy}>
+          <button type="button" className={buttons.secondary} onClick={onClose} disabled={busy}>
             Cancel
           </button>
         </div>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { AdminPage, DataTable, Pager, Time } from './admin-ui.tsx';
+import { AdminPage, AdminTable, Pager, Time } from './admin-ui.tsx';
 import { auditQuery } from './api.ts';
 import styles from './admin.module.css';
 
@@ -19,7 +19,7 @@ export function AdminAuditPage() {
     <AdminPage title="Audit log" query={audit}>
       {audit.data && (
         <>
-          <DataTable
+          <AdminTable
             caption="Admin actions, newest first"
             captionHidden
             label="Admin actions"
@@ -38,7 +38,7 @@ export function AdminAuditPage() {
                 <td>{entry.reason ?? '—'}</td>
               </tr>
             ))}
-          </DataTable>
+          </AdminTable>
           {audit.data.items.length === 0 && <p className={`${styles.muted} ${styles.panel}`}>No admin action yet.</p>}
           <Pager
             page={audit.data.page}

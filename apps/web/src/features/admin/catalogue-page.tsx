@@ -7,9 +7,11 @@ import { messageOf } from '../../lib/api.ts';
 import { byRule } from '../../lib/form-rules.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { showToast } from '../../ui/toasts.tsx';
-import { AdminPage, DataTable, Pager, Time } from './admin-ui.tsx';
+import { AdminPage, AdminTable, Pager, Time } from './admin-ui.tsx';
 import { gamesQuery, syncRunsQuery, usePatchGame, useStartSync } from './api.ts';
 import { StoreSettings } from './store-settings.tsx';
+import buttons from '../../ui/buttons.module.css';
+import dataTable from '../../ui/data-table.module.css';
 import styles from './admin.module.css';
 
 /** Catalogue control: the supplier's sync runs and 'Sync now', the store's settings, and each game's visibility and price. */
@@ -22,13 +24,13 @@ export function AdminCataloguePage() {
       onError: (error) => showToast(messageOf(error, 'The sync did not start. Please try again.'), 'error'),
     });
   const syncNow = (
-    <button type="button" className={styles.primary} onClick={start} disabled={sync.isPending}>
+    <button type="button" className={buttons.primary} onClick={start} disabled={sync.isPending}>
       Sync now
     </button>
   );
   return (
     <AdminPage title="Catalogue" actions={syncNow}>
-      <DataTable
+      <AdminTable
         caption="Supplier syncs"
         columns={[
           'Started',
@@ -51,15 +53,15 @@ export function AdminCataloguePage() {
                 {run.outcome}
               </span>
             </td>
-            <td className={styles.number}>{run.added}</td>
-            <td className={styles.number}>{run.updated}</td>
-            <td className={styles.number}>{run.unchanged}</td>
-            <td className={styles.number}>{run.skipped}</td>
-            <td className={styles.number}>{run.deactivated}</td>
+            <td className={dataTable.number}>{run.added}</td>
+            <td className={dataTable.number}>{run.updated}</td>
+            <td className={dataTable.number}>{run.unchanged}</td>
+            <td className={dataTable.number}>{run.skipped}</td>
+            <td className={dataTable.number}>{run.deactivated}</td>
             <td>{run.error ?? '—'}</td>
           </tr>
         ))}
-      </DataTable>
+      </AdminTable>
       {runs.isError && (
         <p className={`${styles.problem} ${styles.panel}`} role="alert">
           {messageOf(runs.error, 'Could not load the sync runs.')}
@@ -90,7 +92,7 @@ function GameList() {
           <label htmlFor="games-q">Search games</label>
           <input id="games-q" name="q" type="search" defaultValue={q} />
         </div>
-        <button type="submit" className={styles.primary}>
+        <button type="submit" className={buttons.primary}>
           Search
         </button>
       </form>
@@ -101,7 +103,7 @@ function GameList() {
       )}
       {games.data && (
         <>
-          <DataTable
+          <AdminTable
             caption="Games"
             captionHidden
             busy={games.isPlaceholderData}
@@ -110,7 +112,7 @@ function GameList() {
             {games.data.items.map((game) => (
               <GameRow key={game._id} game={game} />
             ))}
-          </DataTable>
+          </AdminTable>
           {games.data.items.length === 0 && <p className={`${styles.muted} ${styles.panel}`}>No game matches.</p>}
           <Pager page={games.data.page} pageSize={games.data.pageSize} total={games.data.total} onPage={setPage} />
         </>
@@ -140,9 +142,9 @@ function GameRow({ game }: { game: AdminGame }) {
       <th scope="row">
         {game.title} <span className={styles.muted}>{game.platform}</span>
       </th>
-      <td className={styles.number}>{game.stock}</td>
-      <td className={styles.number}>{formatEuro(game.supplierPrice)}</td>
-      <td className={styles.number}>{formatEuro(game.price)}</td>
+      <td className={dataTable.number}>{game.stock}</td>
+      <td className={dataTable.number}>{formatEuro(game.supplierPrice)}</td>
+      <td className={dataTable.number}>{formatEuro(game.price)}</td>
       <td>
         <label className={styles.check}>
           <input type="checkbox" checked={game.hidden} disabled={patchGame.isPending} onChange={(event) => save({ hidden: event.target.checked }, `${game.title}: ${event.target.checked ? 'hidden' : 'shown'}.`)} />
@@ -161,7 +163,7 @@ function GameRow({ game }: { game: AdminGame }) {
         </label>
       </td>
       <td>
-        <form className={styles.actions} onSubmit={savePrice} noValidate>
+        <form className={buttons.actions} onSubmit={savePrice} noValidate>
           <label htmlFor={fieldId} className="visually-hidden">
             Price override for {game.title} (euro; empty for the supplier’s price)
           </label>
@@ -177,7 +179,7 @@ function GameRow({ game }: { game: AdminGame }) {
               {...(problem ? { 'aria-invalid': true, 'aria-describedby': `${fieldId}-error` } : {})}
             />
           </span>
-          <button type="submit" className={`${styles.secondary} ${styles.small}`} disabled={patchGame.isPending}>
+          <button type="submit" className={`${buttons.secondary} ${buttons.small}`} disabled={patchGame.isPending}>
             Save
           </button>
           {problem && (

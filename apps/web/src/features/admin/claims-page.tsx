@@ -8,8 +8,9 @@ import { CLAIM_MESSAGE_MAX, CLAIM_OUTCOMES, CLAIM_REASON_LABELS, CLAIM_STATE_LAB
 import { byRule } from '../../lib/form-rules.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { showToast } from '../../ui/toasts.tsx';
-import { AdminPage, DataTable, Time } from './admin-ui.tsx';
+import { AdminPage, AdminTable, Time } from './admin-ui.tsx';
 import { claimsQuery, useDecideClaim } from './api.ts';
+import buttons from '../../ui/buttons.module.css';
 import styles from './admin.module.css';
 
 const isState = (value: string | null): value is ClaimState => CLAIM_STATES.some((state) => state === value);
@@ -63,7 +64,7 @@ export function AdminClaimsPage() {
       )}
       {claims.data && (
         <>
-          <DataTable
+          <AdminTable
             caption="Claims"
             captionHidden
             busy={claims.isPlaceholderData}
@@ -72,7 +73,7 @@ export function AdminClaimsPage() {
             {claims.data.map((claim) => (
               <ClaimRow key={claim._id} claim={claim} onDecide={setDeciding} />
             ))}
-          </DataTable>
+          </AdminTable>
           {claims.data.length === 0 && <p className={`${styles.muted} ${styles.panel}`}>No claim {state ? `is “${CLAIM_STATE_LABELS[state]}”` : 'yet'}.</p>}
         </>
       )}
@@ -133,7 +134,7 @@ function ClaimRow({ claim, onDecide }: { claim: Claim; onDecide: (claim: Claim) 
       </td>
       <td>
         {pending && (
-          <button type="button" className={`${styles.secondary} ${styles.small}`} aria-label={`Decide the claim on ${claim.title}`} onClick={() => onDecide(claim)}>
+          <button type="button" className={`${buttons.secondary} ${buttons.small}`} aria-label={`Decide the claim on ${claim.title}`} onClick={() => onDecide(claim)}>
             Decide
           </button>
         )}
@@ -202,11 +203,11 @@ function DecideDialog({ claim, onClose }: { claim: Claim; onClose: () => void })
             {messageOf(decide.error, 'The claim could not be decided. Please try again.')}
           </p>
         )}
-        <div className={styles.actions}>
-          <button type="submit" className={styles.primary} disabled={decide.isPending}>
+        <div className={buttons.actions}>
+          <button type="submit" className={buttons.primary} disabled={decide.isPending}>
             {decide.isPending ? 'Deciding…' : 'Decide'}
           </button>
-          <button type="button" className={styles.secondary} onClick={onClose} disabled={decide.isPending}>
+          <button type="button" className={buttons.secondary} onClick={onClose} disabled={decide.isPending}>
             Cancel
           </button>
         </div>

@@ -5,6 +5,7 @@ import { formatEuro } from '../../lib/money.ts';
 import { AdminPage, dayBefore } from './admin-ui.tsx';
 import { statsQuery } from './api.ts';
 import { OrdersByStatusChart, RevenueChart, TopGamesChart } from './dashboard-charts.tsx';
+import dataTable from '../../ui/data-table.module.css';
 import styles from './admin.module.css';
 
 const PERIODS = [7, 30, 90] as const;
@@ -58,14 +59,15 @@ export function AdminDashboardPage() {
                 Top games
               </h2>
               <TopGamesChart topGames={data.topGames} />
-              <table className={styles.table}>
+              {/* Not an AdminTable: under its chart it needs no scrolling box or caption, only the tables' look. */}
+              <table className={`${dataTable.table} ${styles.tables}`}>
                 <thead>
                   <tr>
                     <th scope="col">Game</th>
-                    <th scope="col" className={styles.number}>
+                    <th scope="col" className={dataTable.number}>
                       Units
                     </th>
-                    <th scope="col" className={styles.number}>
+                    <th scope="col" className={dataTable.number}>
                       Revenue
                     </th>
                   </tr>
@@ -74,8 +76,8 @@ export function AdminDashboardPage() {
                   {data.topGames.map((game) => (
                     <tr key={game.gameId}>
                       <th scope="row">{game.title}</th>
-                      <td className={styles.number}>{game.units}</td>
-                      <td className={styles.number}>{formatEuro(game.revenue)}</td>
+                      <td className={dataTable.number}>{game.units}</td>
+                      <td className={dataTable.number}>{formatEuro(game.revenue)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -4,6 +4,7 @@ import { messageOf } from '../../lib/api.ts';
 import { byRule } from '../../lib/form-rules.ts';
 import { showToast } from '../../ui/toasts.tsx';
 import { usePublishNotification } from './api.ts';
+import buttons from '../../ui/buttons.module.css';
 import styles from './admin.module.css';
 
 interface Fields {
@@ -48,8 +49,8 @@ export function NotificationForm() {
       </h2>
       {field('title', 'Title', NOTIFICATION_TITLE_MAX, notificationTitleProblem)}
       {field('text', 'Text', NOTIFICATION_TEXT_MAX, notificationTextProblem, 3)}
-      <div className={styles.actions}>
-        <button type="submit" className={styles.primary} disabled={formState.isSubmitting}>
+      <div className={buttons.actions}>
+        <button type="submit" className={buttons.primary} disabled={formState.isSubmitting}>
           Send notification
         </button>
       </div>

@@ -6,8 +6,10 @@ import { adminMessages } from '@keystore/contract/admin-rules';
 import { messageOf } from '../../lib/api.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { showToast } from '../../ui/toasts.tsx';
-import { AdminPage, ConfirmDialog, DataTable, Time } from './admin-ui.tsx';
+import { AdminPage, ConfirmDialog, AdminTable, Time } from './admin-ui.tsx';
 import { orderQuery, useOrderAction, type OrderAction } from './api.ts';
+import buttons from '../../ui/buttons.module.css';
+import dataTable from '../../ui/data-table.module.css';
 import styles from './admin.module.css';
 
 const ACTIONS: Record<OrderAction, { label: string; text: string; done: string }> = {
@@ -36,9 +38,9 @@ export function AdminOrderPage() {
 
   const data = query.data;
   const actions = (
-    <div className={styles.actions}>
+    <div className={buttons.actions}>
       {(Object.keys(ACTIONS) as OrderAction[]).map((action) => (
-        <button key={action} type="button" className={action === 'refund' ? styles.danger : styles.secondary} onClick={() => setAsking(action)} disabled={!data}>
+        <button key={action} type="button" className={action === 'refund' ? buttons.danger : buttons.secondary} onClick={() => setAsking(action)} disabled={!data}>
           {ACTIONS[action].label}
         </button>
       ))}
@@ -92,7 +94,7 @@ export function AdminOrderPage() {
               {data.keys.length === 0 ? (
                 <p className={styles.muted}>No keys delivered.</p>
               ) : (
-                <DataTable caption="Keys" captionHidden columns={['Game', 'Key', 'Revealed']}>
+                <AdminTable caption="Keys" captionHidden columns={['Game', 'Key', 'Revealed']}>
                   {data.keys.map((key) => (
                     <tr key={`${key.gameId}-${key.masked}`}>
                       <th scope="row">{key.title}</th>
@@ -102,11 +104,11 @@ export function AdminOrderPage() {
                       <td>{key.revealed ? 'Yes' : 'No'}</td>
                     </tr>
                   ))}
-                </DataTable>
+                </AdminTable>
               )}
             </section>
           </div>
-          <DataTable
+          <AdminTable
             caption="Lines"
             columns={[
               'Game',
@@ -124,14 +126,14 @@ export function AdminOrderPage() {
                 <th scope="row">{line.title}</th>
                 <td>{line.platform}</td>
                 <td>{line.seller}</td>
-                <td className={styles.number}>{line.quantity}</td>
-                <td className={styles.number}>{formatEuro(line.unitPrice)}</td>
-                <td className={styles.number}>{line.keysDelivered}</td>
-                <td className={styles.number}>{formatEuro(line.amount)}</td>
+                <td className={dataTable.number}>{line.quantity}</td>
+                <td className={dataTable.number}>{formatEuro(line.unitPrice)}</td>
+                <td className={dataTable.number}>{line.keysDelivered}</td>
+                <td className={dataTable.number}>{formatEuro(line.amount)}</td>
               </tr>
             ))}
-          </DataTable>
-          <DataTable caption="Timeline" columns={['Time', 'Change', 'By', 'Reason']}>
+          </AdminTable>
+          <AdminTable caption="Timeline" columns={['Time', 'Change', 'By', 'Reason']}>
             {data.timeline.map((event, n) => (
               <tr key={`${event.at}-${n}`}>
                 <th scope="row"><Time iso={event.at} /></th>
@@ -142,7 +144,7 @@ export function AdminOrderPage() {
                 <td>{event.reason ?? '—'}</td>
               </tr>
             ))}
-          </DataTable>
+          </AdminTable>
         </>
       )}
       {asking && (

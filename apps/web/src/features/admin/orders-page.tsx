@@ -8,6 +8,7 @@ import { showToast } from '../../ui/toasts.tsx';
 import { AdminPage, Pager } from './admin-ui.tsx';
 import { downloadOrdersCsv, ordersCsvHref, ordersQuery, type OrderFilters } from './api.ts';
 import { OrdersTable } from './orders-table.tsx';
+import buttons from '../../ui/buttons.module.css';
 import styles from './admin.module.css';
 
 const isStatus = (value: string | null): value is OrderStatus => ORDER_STATUSES.some((status) => status === value);
@@ -56,7 +57,7 @@ export function AdminOrdersPage() {
 
   const csv = (
     <a
-      className={styles.secondary}
+      className={buttons.secondary}
       href={ordersCsvHref(filters)}
       download="orders.csv"
       onClick={(event) => {
@@ -102,7 +103,7 @@ export function AdminOrdersPage() {
           <label htmlFor="orders-to">To</label>
           <input id="orders-to" name="to" type="date" defaultValue={filters.to} />
         </div>
-        <button type="submit" className={styles.primary}>
+        <button type="submit" className={buttons.primary}>
           Apply filters
         </button>
       </form>

@@ -1,6 +1,8 @@
 import { Link } from 'react-router';
 import { formatEuro } from '../../lib/money.ts';
-import { DataTable, Time, type Column } from './admin-ui.tsx';
+import type { Column } from '../../ui/data-table.tsx';
+import { AdminTable, Time } from './admin-ui.tsx';
+import dataTable from '../../ui/data-table.module.css';
 import styles from './admin.module.css';
 
 /** One order as the back office's order tables show it (the orders page, a customer's page). */
@@ -31,7 +33,7 @@ interface OrdersTableProps {
 export function OrdersTable({ caption, captionHidden = false, label, rows, withBuyer, busy = false }: OrdersTableProps) {
   const columns: Column[] = ['Order', 'Placed', ...(withBuyer ? ['Buyer'] : []), 'Items', 'Status', 'Delivery', { label: 'Amount', numeric: true }];
   return (
-    <DataTable caption={caption} captionHidden={captionHidden} label={label} columns={columns} busy={busy}>
+    <AdminTable caption={caption} captionHidden={captionHidden} label={label} columns={columns} busy={busy}>
       {rows.map((order) => (
         <tr key={order._id}>
           <th scope="row">
@@ -52,9 +54,9 @@ export function OrdersTable({ caption, captionHidden = false, label, rows, withB
               {order.deliveryStatus}
             </span>
           </td>
-          <td className={styles.number}>{formatEuro(order.amount)}</td>
+          <td className={dataTable.number}>{formatEuro(order.amount)}</td>
         </tr>
       ))}
-    </DataTable>
+    </AdminTable>
   );
 }

@@ -8,8 +8,10 @@ import { byRule } from '../../lib/form-rules.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { showToast } from '../../ui/toasts.tsx';
-import { AdminPage, ConfirmDialog, DataTable, Time } from './admin-ui.tsx';
+import { AdminPage, ConfirmDialog, AdminTable, Time } from './admin-ui.tsx';
 import { ledgerBalanceQuery, payoutsQuery, useMarkPayoutPaid, useRunPayouts } from './api.ts';
+import buttons from '../../ui/buttons.module.css';
+import dataTable from '../../ui/data-table.module.css';
 import styles from './admin.module.css';
 
 const payoutCount = (count: number) => `${count} payout${count === 1 ? '' : 's'}`;
@@ -37,7 +39,7 @@ export function AdminPayoutsPage() {
     });
 
   const runButton = (
-    <button type="button" className={styles.primary} onClick={() => setConfirmingRun(true)} disabled={runPayouts.isPending}>
+    <button type="button" className={buttons.primary} onClick={() => setConfirmingRun(true)} disabled={runPayouts.isPending}>
       Run payouts
     </button>
   );
@@ -46,7 +48,7 @@ export function AdminPayoutsPage() {
       {lastRun && <RunResult created={lastRun} />}
       {payouts.data && (
         <>
-          <DataTable
+          <AdminTable
             caption="Payouts"
             captionHidden
             columns={['Seller', { label: 'Amount', numeric: true }, 'Status', 'Created', 'Paid', 'Bank reference', 'Action']}
@@ -54,7 +56,7 @@ export function AdminPayoutsPage() {
             {payouts.data.map((payout) => (
               <tr key={payout._id}>
                 <th scope="row">{payout.sellerName}</th>
-                <td className={styles.number}>{formatEuro(payout.amount)}</td>
+                <td className={dataTable.number}>{formatEuro(payout.amount)}</td>
                 <td>
                   <span className={styles.badge} data-tone={payout.status === 'paid' ? 'good' : undefined}>
                     {payout.status === 'paid' ? 'Paid' : 'Pending'}
@@ -69,7 +71,7 @@ export function AdminPayoutsPage() {
                   {payout.status === 'pending' && (
                     <button
                       type="button"
-                      className={`${styles.secondary} ${styles.small}`}
+                      className={`${buttons.secondary} ${buttons.small}`}
                       aria-label={`Mark paid: ${formatEuro(payout.amount)} to ${payout.sellerName}`}
                       onClick={() => setPaying(payout)}
                     >
@@ -79,7 +81,7 @@ export function AdminPayoutsPage() {
                 </td>
               </tr>
             ))}
-          </DataTable>
+          </AdminTable>
           {payouts.data.length === 0 && <p className={`${styles.muted} ${styles.panel}`}>No payouts yet.</p>}
         </>
       )}
@@ -110,14 +112,14 @@ function RunResult({ created }: { created: Payout[] }) {
         {created.length === 0 ? 'No payout was made: no seller’s available balance reached the minimum.' : `${payoutCount(created.length)} made, to be transferred:`}
       </p>
       {created.length > 0 && (
-        <DataTable caption="Created by this run" captionHidden columns={['Seller', { label: 'Amount', numeric: true }]}>
+        <AdminTable caption="Created by this run" captionHidden columns={['Seller', { label: 'Amount', numeric: true }]}>
           {created.map((payout) => (
             <tr key={payout._id}>
               <th scope="row">{payout.sellerName}</th>
-              <td className={styles.number}>{formatEuro(payout.amount)}</td>
+              <td className={dataTable.number}>{formatEuro(payout.amount)}</td>
             </tr>
           ))}
-        </DataTable>
+        </AdminTable>
       )}
     </section>
   );
@@ -160,11 +162,11 @@ function MarkPaidDialog({ payout, onClose }: { payout: Payout; onClose: () => vo
             </span>
           )}
         </div>
-        <div className={styles.actions}>
-          <button type="submit" className={styles.primary} disabled={markPaid.isPending}>
+        <div className={buttons.actions}>
+          <button type="submit" className={buttons.primary} disabled={markPaid.isPending}>
             Mark paid
           </button>
-          <button type="button" className={styles.secondary} onClick={onClose} disabled={markPaid.isPending}>
+          <button type="button" className={buttons.secondary} onClick={onClose} disabled={markPaid.isPending}>
             Cancel
           </button>
         </div>
@@ -194,13 +196,13 @@ function TrialBalance() {
       {balance.data && (
         <>
           <p className={styles.muted}>Every entry moves money between accounts, so their balances always add up to {formatEuro(0)}.</p>
-          <DataTable caption="Trial balance" columns={['Account', { label: 'Balance', numeric: true }]}>
+          <AdminTable caption="Trial balance" columns={['Account', { label: 'Balance', numeric: true }]}>
             {balance.data.accounts.map(({ account, balance: amount }) => (
               <tr key={account}>
                 <th scope="row" className={styles.mono}>
                   {account}
                 </th>
-                <td className={styles.number}>{formatEuro(amount)}</td>
+                <td className={dataTable.number}>{formatEuro(amount)}</td>
               </tr>
             ))}
             <tr>
@@ -210,9 +212,9 @@ function TrialBalance() {
                   {balance.data.total === 0 ? 'Balanced' : 'Out of balance'}
                 </span>
               </th>
-              <td className={styles.number}>{formatEuro(balance.data.total)}</td>
+              <td className={dataTable.number}>{formatEuro(balance.data.total)}</td>
             </tr>
-          </DataTable>
+          </AdminTable>
         </>
       )}
     </section>

@@ -17,14 +17,16 @@ import { byRule } from '../../lib/form-rules.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { showToast } from '../../ui/toasts.tsx';
-import { AdminPage, ConfirmDialog, DataTable, Pager, Time } from './admin-ui.tsx';
+import { AdminPage, ConfirmDialog, AdminTable, Pager, Time } from './admin-ui.tsx';
 import { sellersQuery, usePatchSeller } from './api.ts';
+import buttons from '../../ui/buttons.module.css';
+import dataTable from '../../ui/data-table.module.css';
 import styles from './admin.module.css';
 
 const isStatus = (value: string | null): value is SellerStatus => SELLER_STATUSES.some((status) => status === value);
 const STATUS_LABELS: Record<SellerStatus, string> = { pending: 'Pending', active: 'Active', suspended: 'Suspended' };
 const STATUS_TONES: Record<SellerStatus, 'good' | 'bad' | undefined> = { pending: undefined, active: 'good', suspended: 'bad' };
-const BUTTON_CLASSES = { primary: styles.primary, secondary: styles.secondary, danger: styles.danger };
+const BUTTON_CLASSES = { primary: buttons.primary, secondary: buttons.secondary, danger: buttons.danger };
 
 /** A seller's change waiting for the confirm dialog. */
 interface Change {
@@ -142,7 +144,7 @@ export function AdminSellersPage() {
           <label htmlFor="sellers-q">Search</label>
           <input id="sellers-q" name="q" type="search" defaultValue={q} placeholder="Name or contact e-mail" />
         </div>
-        <button type="submit" className={styles.primary}>
+        <button type="submit" className={buttons.primary}>
           Search
         </button>
       </form>
@@ -158,7 +160,7 @@ export function AdminSellersPage() {
       )}
       {sellers.data && (
         <>
-          <DataTable
+          <AdminTable
             caption="Sellers"
             captionHidden
             busy={sellers.isPlaceholderData}
@@ -180,7 +182,7 @@ export function AdminSellersPage() {
             {sellers.data.items.map((seller) => (
               <SellerRow key={seller._id} seller={seller} busy={patch.isPending} onAsk={setAsking} onEdit={setEditing} />
             ))}
-          </DataTable>
+          </AdminTable>
           {sellers.data.items.length === 0 && <p className={`${styles.muted} ${styles.panel}`}>No seller matches.</p>}
           <Pager page={sellers.data.page} pageSize={sellers.data.pageSize} total={sellers.data.total} onPage={(next) => show({ page: next })} />
         </>
@@ -239,10 +241,10 @@ function SellerRow({ seller, busy, onAsk, onEdit }: SellerRowProps) {
           </>
         )}
       </td>
-      <td className={styles.number}>{seller.holdDays}</td>
-      <td className={styles.number}>{seller.offers}</td>
-      <td className={styles.number}>{seller.keysInStock}</td>
-      <td className={styles.number}>
+      <td className={dataTable.number}>{seller.holdDays}</td>
+      <td className={dataTable.number}>{seller.offers}</td>
+      <td className={dataTable.number}>{seller.keysInStock}</td>
+      <td className={dataTable.number}>
         {seller.house ? (
           '—'
         ) : (
@@ -254,8 +256,8 @@ function SellerRow({ seller, busy, onAsk, onEdit }: SellerRowProps) {
           </>
         )}
       </td>
-      <td className={styles.number}>{formatEuro(seller.balance.held)}</td>
-      <td className={styles.number}>{formatEuro(seller.balance.available)}</td>
+      <td className={dataTable.number}>{formatEuro(seller.balance.held)}</td>
+      <td className={dataTable.number}>{formatEuro(seller.balance.available)}</td>
       <td>
         <Time iso={seller.createdAt} />
       </td>
@@ -263,11 +265,11 @@ function SellerRow({ seller, busy, onAsk, onEdit }: SellerRowProps) {
         {seller.house ? (
           <span className={styles.muted}>The supplier’s feed</span>
         ) : (
-          <div className={styles.actions}>
-            <button type="button" className={`${BUTTON_CLASSES[change.tone]} ${styles.small}`} disabled={busy} aria-label={`${change.label} ${seller.name}`} onClick={() => onAsk(change)}>
+          <div className={buttons.actions}>
+            <button type="button" className={`${BUTTON_CLASSES[change.tone]} ${buttons.small}`} disabled={busy} aria-label={`${change.label} ${seller.name}`} onClick={() => onAsk(change)}>
               {change.label}
             </button>
-            <button type="button" className={`${styles.secondary} ${styles.small}`} disabled={busy} aria-label={`Edit terms of ${seller.name}`} onClick={() => onEdit(seller)}>
+            <button type="button" className={`${buttons.secondary} ${buttons.small}`} disabled={busy} aria-label={`Edit terms of ${seller.name}`} onClick={() => onEdit(seller)}>
               Edit terms
             </button>
           </div>
@@ -378,11 +380,11 @@ function TermsDialog({ seller, onClose, onReview }: { seller: AdminSeller; onClo
           />
           {problem('holdDays')}
         </div>
-        <div className={styles.actions}>
-          <button type="submit" className={styles.primary}>
+        <div className={buttons.actions}>
+          <button type="submit" className={buttons.primary}>
             Review
           </button>
-          <button type="button" className={styles.secondary} onClick={onClose}>
+          <button type="button" className={buttons.secondary} onClick={onClose}>
             Cancel
           </button>
         </div>

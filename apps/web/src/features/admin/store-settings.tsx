@@ -7,6 +7,7 @@ import { byRule } from '../../lib/form-rules.ts';
 import { SCORE_FLOOR_AFTER, SCORE_WINDOW_DAYS, scoreFloorProblem } from '@keystore/contract/seller-delivery-rules';
 import { showToast } from '../../ui/toasts.tsx';
 import { settingsQuery, usePatchSettings } from './api.ts';
+import buttons from '../../ui/buttons.module.css';
 import styles from './admin.module.css';
 
 // The store's settings on the catalogue page (GET/PATCH /api/admin/settings), one form each.
@@ -61,7 +62,7 @@ function MarkupFields({ markupPercent }: { markupPercent: number }) {
           </span>
         )}
       </div>
-        <button type="submit" className={styles.primary} disabled={patch.isPending}>
+        <button type="submit" className={buttons.primary} disabled={patch.isPending}>
           Save markup
         </button>
       </div>
@@ -124,7 +125,7 @@ function CommissionFields({ percent, fixed }: { percent: number; fixed: number }
             </span>
           )}
         </div>
-        <button type="submit" className={styles.primary} disabled={patch.isPending}>
+        <button type="submit" className={buttons.primary} disabled={patch.isPending}>
           Save commission
         </button>
       </div>
@@ -174,7 +175,7 @@ function ScoreFloorFields({ floor }: { floor: number }) {
             </span>
           )}
         </div>
-        <button type="submit" className={styles.primary} disabled={patch.isPending}>
+        <button type="submit" className={buttons.primary} disabled={patch.isPending}>
           Save floor
         </button>
       </div>

@@ -9,6 +9,7 @@ import { showToast } from '../../ui/toasts.tsx';
 import { AdminPage, formatTime, Pager, Time } from './admin-ui.tsx';
 import { supportQuery, useReplySupport } from './api.ts';
 import { NotificationForm } from './notification-form.tsx';
+import buttons from '../../ui/buttons.module.css';
 import styles from './admin.module.css';
 
 const isStatus = (value: string | null): value is SupportStatus => SUPPORT_STATUSES.some((status) => status === value);
@@ -119,8 +120,8 @@ function SupportMessage({ message }: { message: AdminSupportMessage }) {
               </span>
             )}
           </div>
-          <div className={styles.actions}>
-            <button type="submit" className={styles.primary} disabled={formState.isSubmitting}>
+          <div className={buttons.actions}>
+            <button type="submit" className={buttons.primary} disabled={formState.isSubmitting}>
               Send reply
             </button>
           </div>

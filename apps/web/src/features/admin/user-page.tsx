@@ -5,9 +5,10 @@ import type { AdminUserPatch } from '@keystore/contract';
 import { messageOf } from '../../lib/api.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { showToast } from '../../ui/toasts.tsx';
-import { AdminPage, ConfirmDialog, DataTable, Time } from './admin-ui.tsx';
+import { AdminPage, ConfirmDialog, AdminTable, Time } from './admin-ui.tsx';
 import { usePatchUser, userQuery } from './api.ts';
 import { OrdersTable } from './orders-table.tsx';
+import buttons from '../../ui/buttons.module.css';
 import styles from './admin.module.css';
 
 interface Change {
@@ -33,10 +34,10 @@ export function AdminUserPage() {
     });
 
   const actions = user && (
-    <div className={styles.actions}>
+    <div className={buttons.actions}>
       <button
         type="button"
-        className={user.blocked ? styles.secondary : styles.danger}
+        className={user.blocked ? buttons.secondary : buttons.danger}
         onClick={() =>
           setAsking(
             user.blocked
@@ -54,7 +55,7 @@ export function AdminUserPage() {
       </button>
       <button
         type="button"
-        className={styles.secondary}
+        className={buttons.secondary}
         onClick={() =>
           setAsking(
             user.role === 'admin'
@@ -96,7 +97,7 @@ export function AdminUserPage() {
             </dl>
           </section>
           <OrdersTable caption="Orders" withBuyer={false} rows={user.purchaseHistory.map((order) => ({ ...order, at: order.date }))} />
-          <DataTable caption="Sign-ins" columns={['Time', 'Address', 'Device', 'Session']}>
+          <AdminTable caption="Sign-ins" columns={['Time', 'Address', 'Device', 'Session']}>
             {user.signIns.map((signIn, n) => (
               <tr key={`${signIn.at}-${n}`}>
                 <th scope="row"><Time iso={signIn.at} /></th>
@@ -105,7 +106,7 @@ export function AdminUserPage() {
                 <td>{signIn.active ? 'Active' : 'Ended'}</td>
               </tr>
             ))}
-          </DataTable>
+          </AdminTable>
         </>
       )}
       {asking && (

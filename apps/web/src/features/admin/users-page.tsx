@@ -3,8 +3,10 @@ import type { FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { messageOf } from '../../lib/api.ts';
 import { formatEuro } from '../../lib/money.ts';
-import { AdminPage, DataTable, Pager, Time } from './admin-ui.tsx';
+import { AdminPage, AdminTable, Pager, Time } from './admin-ui.tsx';
 import { usersQuery } from './api.ts';
+import buttons from '../../ui/buttons.module.css';
+import dataTable from '../../ui/data-table.module.css';
 import styles from './admin.module.css';
 
 /** The store's customers, searchable by e-mail or username. */
@@ -32,7 +34,7 @@ export function AdminUsersPage() {
           <label htmlFor="users-q">Search</label>
           <input id="users-q" name="q" type="search" defaultValue={q} placeholder="E-mail or username" />
         </div>
-        <button type="submit" className={styles.primary}>
+        <button type="submit" className={buttons.primary}>
           Search
         </button>
       </form>
@@ -48,7 +50,7 @@ export function AdminUsersPage() {
       )}
       {users.data && (
         <>
-          <DataTable
+          <AdminTable
             caption="Customers"
             captionHidden
             busy={users.isPlaceholderData}
@@ -69,11 +71,11 @@ export function AdminUsersPage() {
                 <td>{user.email}</td>
                 <td>{user.role}</td>
                 <td><Time iso={user.createdAt} /></td>
-                <td className={styles.number}>{user.orders}</td>
-                <td className={styles.number}>{formatEuro(user.totalSpent)}</td>
+                <td className={dataTable.number}>{user.orders}</td>
+                <td className={dataTable.number}>{formatEuro(user.totalSpent)}</td>
               </tr>
             ))}
-          </DataTable>
+          </AdminTable>
           {users.data.items.length === 0 && <p className={`${styles.muted} ${styles.panel}`}>No customer matches.</p>}
           <Pager page={users.data.page} pageSize={users.data.pageSize} total={users.data.total} onPage={(next) => show(q, next)} />
         </>

@@ -3,8 +3,10 @@ import { useState, type FormEvent } from 'react';
 import type { ApiKey } from '@keystore/contract';
 import { apiKeyNameProblem } from '@keystore/contract/seller-rules';
 import { messageOf } from '../../lib/api.ts';
+import { DataTable } from '../../ui/data-table.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { apiKeysQuery, useCreateApiKey, useRevokeApiKey } from './api.ts';
+import buttons from '../../ui/buttons.module.css';
 import styles from './seller.module.css';
 
 /** API keys for the seller's own systems: a new key is shown once, then only its name; any can be revoked, once confirmed. */
@@ -50,8 +52,8 @@ export function ApiKeysSection({ readOnly }: { readOnly: boolean }) {
               </p>
             </div>
           )}
-          <div className={styles.actions}>
-            <button type="submit" className={styles.primary} disabled={create.isPending}>
+          <div className={buttons.actions}>
+            <button type="submit" className={buttons.primary} disabled={create.isPending}>
               Create key
             </button>
           </div>
@@ -65,44 +67,31 @@ export function ApiKeysSection({ readOnly }: { readOnly: boolean }) {
       )}
       {keys.data && keys.data.length === 0 && <p className={styles.muted}>No API keys.</p>}
       {keys.data && keys.data.length > 0 && (
-        <div className={styles.tableWrap} role="region" aria-label="Your API keys" tabIndex={0}>
-          <table className={styles.table}>
-            <caption className="visually-hidden">Your API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                {!readOnly && <th scope="col">Action</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((key) => (
-                <tr key={key._id}>
-                  <th scope="row">{key.name}</th>
-                  <td>{key.createdAt.slice(0, 10)}</td>
-                  <td>{key.lastUsedAt?.slice(0, 10) ?? 'Never'}</td>
-                  {!readOnly && (
-                    <td>
-                      <button
-                        type="button"
-                        className={`${styles.danger} ${styles.small}`}
-                        disabled={revoke.isPending}
-                        aria-label={`Revoke ${key.name}`}
-                        onClick={() => {
-                          revoke.reset();
-                          setRevoking(key);
-                        }}
-                      >
-                        Revoke
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption="Your API keys" captionHidden columns={['Name', 'Created', 'Last used', ...(readOnly ? [] : ['Action'])]} className={styles.tableWrap}>
+          {keys.data.map((key) => (
+            <tr key={key._id}>
+              <th scope="row">{key.name}</th>
+              <td>{key.createdAt.slice(0, 10)}</td>
+              <td>{key.lastUsedAt?.slice(0, 10) ?? 'Never'}</td>
+              {!readOnly && (
+                <td>
+                  <button
+                    type="button"
+                    className={`${buttons.danger} ${buttons.small}`}
+                    disabled={revoke.isPending}
+                    aria-label={`Revoke ${key.name}`}
+                    onClick={() => {
+                      revoke.reset();
+                      setRevoking(key);
+                    }}
+                  >
+                    Revoke
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </DataTable>
       )}
       {revoking && (
         <Modal title={`Revoke “${revoking.name}”?`} busy={revoke.isPending} onClose={() => setRevoking(null)}>
@@ -113,11 +102,11 @@ export function ApiKeysSection({ readOnly }: { readOnly: boolean }) {
                 {messageOf(revoke.error, 'The API key could not be revoked. Please try again.')}
               </p>
             )}
-            <div className={styles.actions}>
-              <button type="button" className={styles.danger} disabled={revoke.isPending} onClick={() => revoke.mutate(revoking._id, { onSuccess: () => setRevoking(null) })}>
+            <div className={buttons.actions}>
+              <button type="button" className={buttons.danger} disabled={revoke.isPending} onClick={() => revoke.mutate(revoking._id, { onSuccess: () => setRevoking(null) })}>
                 {revoke.isPending ? 'Revoking…' : 'Revoke key'}
               </button>
-              <button type="button" className={styles.secondary} disabled={revoke.isPending} onClick={() => setRevoking(null)}>
+              <button type="button" className={buttons.secondary} disabled={revoke.isPending} onClick={() => setRevoking(null)}>
                 Cancel
               </button>
             </div>

@@ -6,6 +6,7 @@ import { countryProblem, sellerMessages, sellerNameProblem } from '@keystore/con
 import { messageOf } from '../../lib/api.ts';
 import { byRule } from '../../lib/form-rules.ts';
 import { useApply } from './api.ts';
+import buttons from '../../ui/buttons.module.css';
 import styles from './seller.module.css';
 
 /**
@@ -62,8 +63,8 @@ export function ApplyForm() {
           {messageOf(apply.error, 'Your application could not be sent. Please try again.')}
         </p>
       )}
-      <div className={styles.actions}>
-        <button type="submit" className={styles.primary} disabled={apply.isPending}>
+      <div className={buttons.actions}>
+        <button type="submit" className={buttons.primary} disabled={apply.isPending}>
           {apply.isPending ? 'Sending…' : 'Apply'}
         </button>
       </div>

@@ -8,6 +8,7 @@ import { byRule } from '../../lib/form-rules.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { sellerClaimsQuery, useRejectClaim, useReplaceClaim } from './api.ts';
 import { When } from './when.tsx';
+import buttons from '../../ui/buttons.module.css';
 import styles from './seller.module.css';
 
 /** An open claim needs the seller; a refund cost it; a declined claim went its way. */
@@ -135,11 +136,11 @@ function ClaimCard({ claim, readOnly, onReplace, onReject }: ClaimCardProps) {
         </p>
       )}
       {open && !readOnly && (
-        <div className={styles.actions}>
-          <button type="button" className={`${styles.primary} ${styles.small}`} aria-label={`Replace the key of ${claim.title}`} onClick={() => onReplace(claim)}>
+        <div className={buttons.actions}>
+          <button type="button" className={`${buttons.primary} ${buttons.small}`} aria-label={`Replace the key of ${claim.title}`} onClick={() => onReplace(claim)}>
             Replace the key
           </button>
-          <button type="button" className={`${styles.danger} ${styles.small}`} aria-label={`Reject the claim on ${claim.title}`} onClick={() => onReject(claim)}>
+          <button type="button" className={`${buttons.danger} ${buttons.small}`} aria-label={`Reject the claim on ${claim.title}`} onClick={() => onReject(claim)}>
             Reject
           </button>
         </div>
@@ -163,11 +164,11 @@ function ReplaceDialog({ claim, onClose }: { claim: Claim; onClose: () => void }
             {messageOf(replace.error, 'The key could not be replaced. Please try again.')}
           </p>
         )}
-        <div className={styles.actions}>
-          <button type="button" className={styles.primary} disabled={replace.isPending} onClick={() => replace.mutate(claim._id, { onSuccess: onClose })}>
+        <div className={buttons.actions}>
+          <button type="button" className={buttons.primary} disabled={replace.isPending} onClick={() => replace.mutate(claim._id, { onSuccess: onClose })}>
             {replace.isPending ? 'Replacing…' : 'Replace key'}
           </button>
-          <button type="button" className={styles.secondary} disabled={replace.isPending} onClick={onClose}>
+          <button type="button" className={buttons.secondary} disabled={replace.isPending} onClick={onClose}>
             Cancel
           </button>
         </div>
@@ -207,11 +208,11 @@ function RejectDialog({ claim, onClose }: { claim: Claim; onClose: () => void })
             {messageOf(reject.error, 'The claim could not be rejected. Please try again.')}
           </p>
         )}
-        <div className={styles.actions}>
-          <button type="submit" className={styles.danger} disabled={reject.isPending}>
+        <div className={buttons.actions}>
+          <button type="submit" className={buttons.danger} disabled={reject.isPending}>
             {reject.isPending ? 'Rejecting…' : 'Reject claim'}
           </button>
-          <button type="button" className={styles.secondary} disabled={reject.isPending} onClick={onClose}>
+          <button type="button" className={buttons.secondary} disabled={reject.isPending} onClick={onClose}>
             Cancel
           </button>
         </div>

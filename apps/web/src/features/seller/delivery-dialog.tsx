@@ -8,6 +8,7 @@ import { byRule } from '../../lib/form-rules.ts';
 import { declaredStockProblem } from '@keystore/contract/seller-delivery-rules';
 import { Modal } from '../../ui/modal.tsx';
 import { useUpdateOffer, webhookQuery } from './api.ts';
+import buttons from '../../ui/buttons.module.css';
 import styles from './seller.module.css';
 
 interface DeliveryFields {
@@ -87,11 +88,11 @@ export function DeliveryDialog({ offer, onClose }: { offer: Offer; onClose: () =
             {messageOf(update.error, 'The delivery could not be changed. Please try again.')}
           </p>
         )}
-        <div className={styles.actions}>
-          <button type="submit" className={styles.primary} disabled={update.isPending}>
+        <div className={buttons.actions}>
+          <button type="submit" className={buttons.primary} disabled={update.isPending}>
             {update.isPending ? 'Saving…' : 'Save delivery'}
           </button>
-          <button type="button" className={styles.secondary} disabled={update.isPending} onClick={onClose}>
+          <button type="button" className={buttons.secondary} disabled={update.isPending} onClick={onClose}>
             Cancel
           </button>
         </div>

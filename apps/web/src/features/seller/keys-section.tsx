@@ -2,7 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { KEYS_PER_UPLOAD, sellerMessages } from '@keystore/contract/seller-rules';
 import { messageOf } from '../../lib/api.ts';
+import { DataTable } from '../../ui/data-table.tsx';
 import { offerKeysQuery, offersQuery, useDeleteKey, useUploadKeys } from './api.ts';
+import buttons from '../../ui/buttons.module.css';
 import styles from './seller.module.css';
 
 /** The keys of a pasted list or an uploaded .txt/.csv: one a line (or a cell), blanks and a "key" header dropped. */
@@ -92,8 +94,8 @@ function KeyUpload({ offerId }: { offerId: string }) {
           {upload.data.added} added · {upload.data.duplicates} duplicates · {upload.data.invalid} invalid
         </p>
       )}
-      <div className={styles.actions}>
-        <button type="submit" className={styles.primary} disabled={upload.isPending}>
+      <div className={buttons.actions}>
+        <button type="submit" className={buttons.primary} disabled={upload.isPending}>
           {upload.isPending ? 'Uploading…' : 'Upload keys'}
         </button>
       </div>
@@ -129,43 +131,31 @@ function OfferKeys({ offerId, readOnly }: { offerId: string; readOnly: boolean }
           {messageOf(remove.error, 'The key could not be deleted. Please try again.')}
         </p>
       )}
-      <div className={styles.tableWrap} role="region" aria-label="Keys of the offer" tabIndex={0}>
-        <table className={styles.table}>
-          <caption className="visually-hidden">Keys of the offer</caption>
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">State</th>
-              {!readOnly && <th scope="col">Action</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((key) => (
-              <tr key={key._id}>
-                <th scope="row" className={styles.mono}>
-                  {key.masked}
-                </th>
-                <td>{STATE_LABELS[key.state]}</td>
-                {!readOnly && (
-                  <td>
-                    {key.state === 'available' && (
-                      <button
-                        type="button"
-                        className={`${styles.danger} ${styles.small}`}
-                        disabled={remove.isPending}
-                        aria-label={`Delete key ${key.masked}`}
-                        onClick={() => remove.mutate(key._id)}
-                      >
-                        Delete
-                      </button>
-                    )}
-                  </td>
+      <DataTable caption="Keys of the offer" captionHidden columns={['Key', 'State', ...(readOnly ? [] : ['Action'])]} className={styles.tableWrap}>
+        {keys.data.map((key) => (
+          <tr key={key._id}>
+            <th scope="row" className={styles.mono}>
+              {key.masked}
+            </th>
+            <td>{STATE_LABELS[key.state]}</td>
+            {!readOnly && (
+              <td>
+                {key.state === 'available' && (
+                  <button
+                    type="button"
+                    className={`${buttons.danger} ${buttons.small}`}
+                    disabled={remove.isPending}
+                    aria-label={`Delete key ${key.masked}`}
+                    onClick={() => remove.mutate(key._id)}
+                  >
+                    Delete
+                  </button>
                 )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+              </td>
+            )}
+          </tr>
+        ))}
+      </DataTable>
     </>
   );
 }

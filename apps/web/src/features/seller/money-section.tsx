@@ -3,8 +3,10 @@ import { useState, type ReactNode } from 'react';
 import type { LedgerKind } from '@keystore/contract/seller-rules';
 import { messageOf } from '../../lib/api.ts';
 import { formatEuro } from '../../lib/money.ts';
+import { DataTable, type Column } from '../../ui/data-table.tsx';
 import { ledgerQuery, payoutsQuery, salesQuery } from './api.ts';
 import { Pager } from './pager.tsx';
+import dataTable from '../../ui/data-table.module.css';
 import styles from './seller.module.css';
 
 const KIND_LABELS: Record<LedgerKind, string> = {
@@ -29,35 +31,35 @@ export function MoneySection() {
   const payouts = useQuery(payoutsQuery());
   return (
     <>
-      <Table title="Sales" query={sales} empty="No sales yet." columns={['Date', 'Game', '#Keys', '#Price', '#Your part', 'State']}>
+      <Table title="Sales" query={sales} empty="No sales yet." columns={['Date', 'Game', { label: 'Keys', numeric: true }, { label: 'Price', numeric: true }, { label: 'Your part', numeric: true }, 'State']}>
         {sales.data?.items.map((sale, index) => (
           <tr key={`${sale.orderId}-${sale.gameId}-${index}`}>
             <td>{day(sale.date)}</td>
             <th scope="row">{sale.title}</th>
-            <td className={styles.number}>{sale.quantity}</td>
-            <td className={styles.number}>{formatEuro(sale.price)}</td>
-            <td className={styles.number}>{formatEuro(sale.net)}</td>
+            <td className={dataTable.number}>{sale.quantity}</td>
+            <td className={dataTable.number}>{formatEuro(sale.price)}</td>
+            <td className={dataTable.number}>{formatEuro(sale.net)}</td>
             <td>{sale.state}</td>
           </tr>
         ))}
       </Table>
       {sales.data && <Pager {...sales.data} onPage={setSalesPage} />}
-      <Table title="Ledger" query={ledger} empty="No entries yet." columns={['Date', 'Entry', '#Amount', 'Order']}>
+      <Table title="Ledger" query={ledger} empty="No entries yet." columns={['Date', 'Entry', { label: 'Amount', numeric: true }, 'Order']}>
         {ledger.data?.items.map((entry) => (
           <tr key={entry._id}>
             <td>{day(entry.date)}</td>
             <th scope="row">{KIND_LABELS[entry.kind]}</th>
-            <td className={styles.number}>{formatEuro(entry.amount)}</td>
+            <td className={dataTable.number}>{formatEuro(entry.amount)}</td>
             <td className={styles.mono}>{entry.orderId ?? '—'}</td>
           </tr>
         ))}
       </Table>
       {ledger.data && <Pager {...ledger.data} onPage={setLedgerPage} />}
-      <Table title="Payouts" query={payouts} empty="No payouts yet." columns={['Date', '#Amount', 'Status', 'Reference']}>
+      <Table title="Payouts" query={payouts} empty="No payouts yet." columns={['Date', { label: 'Amount', numeric: true }, 'Status', 'Reference']}>
         {payouts.data?.map((payout) => (
           <tr key={payout._id}>
             <th scope="row">{day(payout.createdAt)}</th>
-            <td className={styles.number}>{formatEuro(payout.amount)}</td>
+            <td className={dataTable.number}>{formatEuro(payout.amount)}</td>
             <td>{payout.status === 'paid' ? `Paid ${payout.paidAt?.slice(0, 10) ?? ''}` : 'Pending'}</td>
             <td className={styles.mono}>{payout.reference ?? '—'}</td>
           </tr>
@@ -71,8 +73,7 @@ interface TableProps {
   title: string;
   query: { isPending: boolean; isError: boolean; error: unknown; data?: { items: unknown[] } | unknown[] };
   empty: string;
-  /** Column headings; a leading '#' marks a column of numbers (aligned right). */
-  columns: string[];
+  columns: readonly Column[];
   children: ReactNode;
 }
 
@@ -85,21 +86,9 @@ function Table({ title, query, empty, columns, children }: TableProps) {
   else if (!rows || rows.length === 0) body = <p className={styles.muted}>{empty}</p>;
   else {
     body = (
-      <div className={styles.tableWrap} role="region" aria-label={title} tabIndex={0}>
-        <table className={styles.table}>
-          <caption className="visually-hidden">{title}</caption>
-          <thead>
-            <tr>
-              {columns.map((column) => (
-                <th key={column} scope="col" className={column.startsWith('#') ? styles.number : undefined}>
-                  {column.replace(/^#/, '')}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>{children}</tbody>
-        </table>
-      </div>
+      <DataTable caption={title} captionHidden columns={columns} className={styles.tableWrap}>
+        {children}
+      </DataTable>
     );
   }
   return (

@@ -7,6 +7,8 @@ import { useUpdateOffer } from './api.ts';
 import { BuyerPrice } from './buyer-price.tsx';
 import { DeliveryDialog } from './delivery-dialog.tsx';
 import { formatWhen } from './when.tsx';
+import buttons from '../../ui/buttons.module.css';
+import dataTable from '../../ui/data-table.module.css';
 import styles from './seller.module.css';
 
 /**
@@ -46,7 +48,7 @@ export function OfferRow({ offer, readOnly }: { offer: Offer; readOnly: boolean 
   return (
     <tr>
       <th scope="row">{offer.title}</th>
-      <td className={styles.number}>
+      <td className={dataTable.number}>
         {editing ? (
           <form className={styles.priceEdit} onSubmit={save} noValidate aria-label={`Net price of ${offer.title}`}>
             <label htmlFor={fieldId} className="visually-hidden">
@@ -74,11 +76,11 @@ export function OfferRow({ offer, readOnly }: { offer: Offer; readOnly: boolean 
                 {shownProblem}
               </span>
             )}
-            <span className={styles.actions}>
-              <button type="submit" className={`${styles.primary} ${styles.small}`} disabled={update.isPending}>
+            <span className={buttons.actions}>
+              <button type="submit" className={`${buttons.primary} ${buttons.small}`} disabled={update.isPending}>
                 Save
               </button>
-              <button type="button" className={`${styles.secondary} ${styles.small}`} disabled={update.isPending} onClick={() => setEditing(false)}>
+              <button type="button" className={`${buttons.secondary} ${buttons.small}`} disabled={update.isPending} onClick={() => setEditing(false)}>
                 Cancel
               </button>
             </span>
@@ -87,7 +89,7 @@ export function OfferRow({ offer, readOnly }: { offer: Offer; readOnly: boolean 
           formatEuro(offer.netPrice)
         )}
       </td>
-      <td className={styles.number}>{formatEuro(offer.price)}</td>
+      <td className={dataTable.number}>{formatEuro(offer.price)}</td>
       <td className={styles.nowrap}>
         {offer.delivery === 'uploaded' ? (
           'Uploaded keys'
@@ -98,19 +100,19 @@ export function OfferRow({ offer, readOnly }: { offer: Offer; readOnly: boolean 
           </>
         )}
       </td>
-      <td className={styles.number}>{offer.stock}</td>
-      <td className={styles.number}>{offer.sold}</td>
+      <td className={dataTable.number}>{offer.stock}</td>
+      <td className={dataTable.number}>{offer.sold}</td>
       <td>
         <OfferStatus offer={offer} />
       </td>
       {!readOnly && (
         <td>
-          <span className={styles.actions}>
+          <span className={buttons.actions}>
             {!editing && (
               <button
                 ref={changeButton}
                 type="button"
-                className={`${styles.secondary} ${styles.small}`}
+                className={`${buttons.secondary} ${buttons.small}`}
                 disabled={update.isPending}
                 aria-label={`Change price of ${offer.title}`}
                 onClick={edit}
@@ -120,7 +122,7 @@ export function OfferRow({ offer, readOnly }: { offer: Offer; readOnly: boolean 
             )}
             <button
               type="button"
-              className={`${styles.secondary} ${styles.small}`}
+              className={`${buttons.secondary} ${buttons.small}`}
               disabled={update.isPending}
               aria-label={`${offer.status === 'active' ? 'Pause' : 'Resume'} ${offer.title}`}
               onClick={toggle}
@@ -129,7 +131,7 @@ export function OfferRow({ offer, readOnly }: { offer: Offer; readOnly: boolean 
             </button>
             <button
               type="button"
-              className={`${styles.secondary} ${styles.small}`}
+              className={`${buttons.secondary} ${buttons.small}`}
               disabled={update.isPending}
               aria-label={`Delivery of ${offer.title}`}
               onClick={() => setChoosingDelivery(true)}

@@ -4,10 +4,23 @@ import type { QuickSearchHit } from '@keystore/contract';
 import { euroCents, netPriceProblem } from '@keystore/contract/seller-rules';
 import { messageOf } from '../../lib/api.ts';
 import { useDebounced } from '../../lib/use-debounced.ts';
+import { DataTable, type Column } from '../../ui/data-table.tsx';
 import { gameSearchQuery, offersQuery, useCreateOffer } from './api.ts';
 import { BuyerPrice, TYPING_PAUSE_MS } from './buyer-price.tsx';
 import { OfferRow } from './offer-row.tsx';
+import buttons from '../../ui/buttons.module.css';
 import styles from './seller.module.css';
+
+/** The offers table's headings, OfferRow's cells in order; then Action, where the seller may change an offer. */
+const OFFER_COLUMNS: Column[] = [
+  'Game',
+  { label: 'Net price', numeric: true },
+  { label: 'Buyer pays', numeric: true },
+  'Delivery',
+  { label: 'Keys', numeric: true },
+  { label: 'Sold', numeric: true },
+  'Status',
+];
 
 /**
  * The seller's offers (price, pause, resume, delivery) and, unless the account is suspended, the form for
@@ -30,36 +43,11 @@ export function OffersSection({ readOnly }: { readOnly: boolean }) {
       )}
       {offers.data && offers.data.length === 0 && <p className={styles.muted}>No offers yet: find a game above and set your price.</p>}
       {offers.data && offers.data.length > 0 && (
-        <div className={styles.tableWrap} role="region" aria-label="Your offers" tabIndex={0}>
-          <table className={styles.table}>
-            <caption className="visually-hidden">Your offers</caption>
-            <thead>
-              <tr>
-                <th scope="col">Game</th>
-                <th scope="col" className={styles.number}>
-                  Net price
-                </th>
-                <th scope="col" className={styles.number}>
-                  Buyer pays
-                </th>
-                <th scope="col">Delivery</th>
-                <th scope="col" className={styles.number}>
-                  Keys
-                </th>
-                <th scope="col" className={styles.number}>
-                  Sold
-                </th>
-                <th scope="col">Status</th>
-                {!readOnly && <th scope="col">Action</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {offers.data.map((offer) => (
-                <OfferRow key={offer._id} offer={offer} readOnly={readOnly} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption="Your offers" captionHidden columns={readOnly ? OFFER_COLUMNS : [...OFFER_COLUMNS, 'Action']} className={styles.tableWrap}>
+          {offers.data.map((offer) => (
+            <OfferRow key={offer._id} offer={offer} readOnly={readOnly} />
+          ))}
+        </DataTable>
       )}
       {offers.data?.some((offer) => offer.delivery === 'declared') && (
         <p className={styles.note}>
@@ -136,8 +124,8 @@ function NewOfferForm() {
           {shownProblem}
         </p>
       )}
-      <div className={styles.actions}>
-        <button type="submit" className={styles.primary} disabled={create.isPending}>
+      <div className={buttons.actions}>
+        <button type="submit" className={buttons.primary} disabled={create.isPending}>
           {create.isPending ? 'Adding…' : 'Add offer'}
         </button>
       </div>

@@ -1,3 +1,4 @@
+import buttons from '../../ui/buttons.module.css';
 import styles from './seller.module.css';
 
 /** Previous and Next under a paged table of the seller area, with where the reader is; nothing for one page. */
@@ -15,13 +16,13 @@ export function Pager({ page, pageSize, total, onPage, label = 'Pages' }: PagerP
   if (pages === 1) return null;
   return (
     <nav className={styles.pager} aria-label={label}>
-      <button type="button" className={`${styles.secondary} ${styles.small}`} disabled={page <= 1} onClick={() => onPage(page - 1)}>
+      <button type="button" className={`${buttons.secondary} ${buttons.small}`} disabled={page <= 1} onClick={() => onPage(page - 1)}>
         Previous
       </button>
       <span>
         Page {page} of {pages}
       </span>
-      <button type="button" className={`${styles.secondary} ${styles.small}`} disabled={page >= pages} onClick={() => onPage(page + 1)}>
+      <button type="button" className={`${buttons.secondary} ${buttons.small}`} disabled={page >= pages} onClick={() => onPage(page + 1)}>
         Next
       </button>
     </nav>

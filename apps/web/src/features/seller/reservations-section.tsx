@@ -3,9 +3,12 @@ import { useState } from 'react';
 import type { Reservation, ReservationState, WebhookType } from '@keystore/contract';
 import { messageOf } from '../../lib/api.ts';
 import { formatEuro } from '../../lib/money.ts';
+import { DataTable, type Column } from '../../ui/data-table.tsx';
 import { reservationsQuery } from './api.ts';
 import { Pager } from './pager.tsx';
 import { formatWhen, When } from './when.tsx';
+import buttons from '../../ui/buttons.module.css';
+import dataTable from '../../ui/data-table.module.css';
 import styles from './seller.module.css';
 
 const STATE_LABELS: Record<ReservationState, string> = {
@@ -19,7 +22,7 @@ const STATE_LABELS: Record<ReservationState, string> = {
 };
 const STATE_TONES: Partial<Record<ReservationState, 'good' | 'bad'>> = { delivered: 'good', failed: 'bad' };
 const CALL_LABELS: Record<WebhookType, string> = { reserve: 'Reserve', provide: 'Provide', cancel: 'Cancel', ping: 'Ping' };
-const COLUMNS = 6;
+const COLUMNS: Column[] = ['Date', 'Game', { label: 'Keys', numeric: true }, { label: 'Net per key', numeric: true }, 'State', 'Calls'];
 
 /**
  * The reservations the store made with the seller's endpoint for declared stock (issue 24), newest first:
@@ -47,30 +50,11 @@ export function ReservationsSection() {
   } else {
     body = (
       <>
-        <div className={styles.tableWrap} role="region" aria-label="Reservations" tabIndex={0}>
-          <table className={styles.table} aria-busy={reservations.isPlaceholderData}>
-            <caption className="visually-hidden">Reservations</caption>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Game</th>
-                <th scope="col" className={styles.number}>
-                  Keys
-                </th>
-                <th scope="col" className={styles.number}>
-                  Net per key
-                </th>
-                <th scope="col">State</th>
-                <th scope="col">Calls</th>
-              </tr>
-            </thead>
-            <tbody>
-              {reservations.data.items.map((reservation) => (
-                <ReservationRows key={reservation._id} reservation={reservation} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption="Reservations" captionHidden columns={COLUMNS} busy={reservations.isPlaceholderData} className={styles.tableWrap}>
+          {reservations.data.items.map((reservation) => (
+            <ReservationRows key={reservation._id} reservation={reservation} />
+          ))}
+        </DataTable>
         <Pager {...reservations.data} onPage={setPage} label="Pages of reservations" />
       </>
     );
@@ -99,8 +83,8 @@ function ReservationRows({ reservation }: { reservation: Reservation }) {
           <When iso={reservation.createdAt} />
         </td>
         <th scope="row">{reservation.title}</th>
-        <td className={styles.number}>{reservation.quantity}</td>
-        <td className={styles.number}>{formatEuro(reservation.unitNetPrice)}</td>
+        <td className={dataTable.number}>{reservation.quantity}</td>
+        <td className={dataTable.number}>{formatEuro(reservation.unitNetPrice)}</td>
         <td>
           <span className={styles.badge} data-tone={STATE_TONES[reservation.state]}>
             {STATE_LABELS[reservation.state]}
@@ -109,7 +93,7 @@ function ReservationRows({ reservation }: { reservation: Reservation }) {
         <td>
           <button
             type="button"
-            className={`${styles.secondary} ${styles.small} ${styles.nowrap}`}
+            className={`${buttons.secondary} ${buttons.small} ${styles.nowrap}`}
             aria-expanded={open}
             aria-controls={detailsId}
             onClick={() => setOpen(!open)}
@@ -122,7 +106,7 @@ function ReservationRows({ reservation }: { reservation: Reservation }) {
         </td>
       </tr>
       <tr id={detailsId} hidden={!open}>
-        <td colSpan={COLUMNS} className={styles.details}>
+        <td colSpan={COLUMNS.length} className={styles.details}>
           <div className={styles.detailsInner}>
             <div className={styles.detailColumns}>
               <section aria-label={`Calls to your endpoint for ${reservation.title}`}>

@@ -16,6 +16,7 @@ import { MoneySection } from './money-section.tsx';
 import { OffersSection } from './offers-section.tsx';
 import { ReservationsSection } from './reservations-section.tsx';
 import { WebhookSection } from './webhook-section.tsx';
+import buttons from '../../ui/buttons.module.css';
 import styles from './seller.module.css';
 
 /**
@@ -37,8 +38,8 @@ export function SellerArea() {
       ) : (
         <div className={styles.panel}>
           <p className={styles.muted}>{sellerMessages.notSignedIn}.</p>
-          <div className={styles.actions}>
-            <button type="button" className={styles.primary} onClick={() => openAuthDialog('login')}>
+          <div className={buttons.actions}>
+            <button type="button" className={buttons.primary} onClick={() => openAuthDialog('login')}>
               Sign In
             </button>
           </div>

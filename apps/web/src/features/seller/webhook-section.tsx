@@ -8,6 +8,7 @@ import { sellerDeliveryMessages, SIGNATURE_HEADER, WEBHOOK_URL_MAX, webhookUrlPr
 import { Modal } from '../../ui/modal.tsx';
 import { usePingWebhook, useRotateWebhookSecret, useSetWebhook, webhookQuery } from './api.ts';
 import { When } from './when.tsx';
+import buttons from '../../ui/buttons.module.css';
 import styles from './seller.module.css';
 
 /** A signing secret on screen, and why it is there. */
@@ -116,8 +117,8 @@ function WebhookForm({ current, onSecret }: { current: SellerWebhook | null; onS
           Webhook URL saved. Your signing secret stays the same.
         </p>
       )}
-      <div className={styles.actions}>
-        <button type="submit" className={styles.primary} disabled={save.isPending}>
+      <div className={buttons.actions}>
+        <button type="submit" className={buttons.primary} disabled={save.isPending}>
           {current ? 'Change URL' : 'Register webhook'}
         </button>
       </div>
@@ -147,7 +148,7 @@ function SecretBox({ secret, rotated }: ShownSecret) {
       </p>
       <div className={styles.copyRow}>
         <code className={styles.secretValue}>{secret}</code>
-        <button type="button" className={`${styles.secondary} ${styles.small}`} onClick={() => void copy()} aria-label="Copy the signing secret">
+        <button type="button" className={`${buttons.secondary} ${buttons.small}`} onClick={() => void copy()} aria-label="Copy the signing secret">
           {copied ? 'Copied' : 'Copy'}
         </button>
       </div>
@@ -165,13 +166,13 @@ function WebhookActions({ onRotated }: { onRotated: (secret: string) => void }) 
       <h2 id="webhook-check-title" className={styles.subtitle}>
         Check and secure
       </h2>
-      <div className={styles.actions}>
-        <button type="button" className={styles.secondary} disabled={ping.isPending} onClick={() => ping.mutate()}>
+      <div className={buttons.actions}>
+        <button type="button" className={buttons.secondary} disabled={ping.isPending} onClick={() => ping.mutate()}>
           {ping.isPending ? 'Sending…' : 'Send test ping'}
         </button>
         <button
           type="button"
-          className={styles.danger}
+          className={buttons.danger}
           disabled={rotate.isPending}
           onClick={() => {
             rotate.reset();
@@ -200,10 +201,10 @@ function WebhookActions({ onRotated }: { onRotated: (secret: string) => void }) 
                 {messageOf(rotate.error, 'The secret could not be rotated. Please try again.')}
               </p>
             )}
-            <div className={styles.actions}>
+            <div className={buttons.actions}>
               <button
                 type="button"
-                className={styles.danger}
+                className={buttons.danger}
                 disabled={rotate.isPending}
                 onClick={() =>
                   rotate.mutate(undefined, {
@@ -216,7 +217,7 @@ function WebhookActions({ onRotated }: { onRotated: (secret: string) => void }) 
               >
                 {rotate.isPending ? 'Rotating…' : 'Rotate secret'}
               </button>
-              <button type="button" className={styles.secondary} disabled={rotate.isPending} onClick={() => setConfirming(false)}>
+              <button type="button" className={buttons.secondary} disabled={rotate.isPending} onClick={() => setConfirming(false)}>
                 Cancel
               </button>
             </div>
