@@ -24,6 +24,7 @@ import {
   takeDelayNotice,
   takeForDelivery,
   commitWithoutWaitingForDisk,
+  deliveryOfPaid,
   linesOf,
   lockOrderForDelivery,
   longUndelivered,
@@ -83,17 +84,20 @@ export class KeyAllocator {
    * Allocates and answers within `waitMs`: 'pending' when the supplier takes longer (the run goes
    * on in the background) or failed (the retry job takes over).
    */
-  async allocateWithin(orderId: string, waitMs: number): Promise<AllocationResult> {
-    const run = this.allocate(orderId);
+  async allocateWithin(orderId: string, waitMs: number, paid?: OrderRow): Promise<AllocationResult> {
+    const run = this.allocate(orderId, paid);
     const timeout = new AbortController();
     const answer = await Promise.race([run, sleep(waitMs, 'pending' as const, { signal: timeout.signal }).catch(() => 'pending' as const)]);
     timeout.abort(WAIT_OVER);
     return answer;
   }
 
-  /** One allocation run for one order. 'busy': another run holds it, or there is nothing to do. */
-  allocate(orderId: string): Promise<AllocationResult> {
-    const run = this.run(orderId).catch((error: unknown) => {
+  /**
+   * One allocation run for one order. 'busy': another run holds it, or there is nothing to do. `paid`:
+   * the order as its payment's move answered it, so the run does not read it again.
+   */
+  allocate(orderId: string, paid?: OrderRow): Promise<AllocationResult> {
+    const run = this.run(orderId, paid).catch((error: unknown) => {
       this.deps.log.error({ err: error, orderId }, 'key allocation failed unexpectedly');
       return 'pending' as const;
     });
@@ -148,24 +152,26 @@ export class KeyAllocator {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  private async run(orderId: string): Promise<AllocationResult> {
+  private async run(orderId: string, paid?: OrderRow): Promise<AllocationResult> {
     const release = await this.deps.database.own(`order-delivery:${orderId}`);
     if (!release) return 'busy';
     try {
-      return await this.runOwned(orderId);
+      return await this.runOwned(orderId, paid);
     } finally {
       // Not waited for: the answer need not wait a round trip for the lock to go (release reports its own errors).
       void release();
     }
   }
 
-  private async runOwned(orderId: string): Promise<AllocationResult> {
+  private async runOwned(orderId: string, paid?: OrderRow): Promise<AllocationResult> {
     const { database, supplier, library, log, mailer } = this.deps;
-    const claimed = await this.withTurn(() => takeForDelivery(database.db, orderId));
-    if (!claimed) return 'busy';
-    const { order } = claimed;
-    let { lines } = claimed;
-    const recipient: Recipient | undefined = claimed.buyer;
+    // Just paid: the payment's move answered the order (and counted this run); a retry takes it afresh.
+    // Delivered meanwhile by another run, it is found so at markDelivered, which moves nothing twice.
+    const toDeliver = await this.withTurn(() => (paid ? deliveryOfPaid(database.db, paid) : takeForDelivery(database.db, orderId)));
+    if (!toDeliver) return 'busy';
+    const { order } = toDeliver;
+    let { lines } = toDeliver;
+    const recipient: Recipient | undefined = toDeliver.buyer;
     // Declared-stock sellers hand over their keys first; a line whose seller fails moves to the next offer, or is refunded.
     const provided = await this.provideDeclared(order, lines);
     if (provided === 'refunded') return 'refunded';
@@ -179,10 +185,10 @@ export class KeyAllocator {
     // The supplier sells at its price of the moment: the catalogue's latest (an order is bought at
     // its supplier price when it is paid, not when it was placed), or, when the supplier refuses that,
     // the price it gives when asked. Once a supplier order exists its price is settled.
-    const prices = new Map(lines.map((line) => [line.id, order.supplierOrderId ? line.supplierPriceCents : (claimed.supplierPrices.get(line.gameId) ?? line.supplierPriceCents)]));
+    const prices = new Map(lines.map((line) => [line.id, order.supplierOrderId ? line.supplierPriceCents : (toDeliver.supplierPrices.get(line.gameId) ?? line.supplierPriceCents)]));
     for (let asked = false; houseLines.length > 0; asked = true) {
       try {
-        houseLines = await this.refundAboveWhatWasPaid(claimed, houseLines, prices);
+        houseLines = await this.refundAboveWhatWasPaid(toDeliver, houseLines, prices);
       } catch (error) {
         await this.postpone(order, lines, `The refund of lines priced above what was paid failed: ${error instanceof Error ? error.message : String(error)}`, recipient);
         return 'pending';
@@ -336,12 +342,12 @@ export class KeyAllocator {
    * (the back office's override) was a loss chosen when the order was placed: up to that supplier
    * price, the keys are still bought.
    */
-  private async refundAboveWhatWasPaid(claimed: OrderToDeliver, lines: OrderLineRow[], prices: Map<string, number>): Promise<OrderLineRow[]> {
+  private async refundAboveWhatWasPaid(toDeliver: OrderToDeliver, lines: OrderLineRow[], prices: Map<string, number>): Promise<OrderLineRow[]> {
     const above = lines.filter((line) => prices.get(line.id)! > Math.max(line.unitPriceCents, line.supplierPriceCents));
     if (above.length === 0) return lines;
     const names = above.map((line) => `${line.title} (now €${centsToEuro(prices.get(line.id)!).toFixed(2)} at our supplier, you paid €${centsToEuro(line.unitPriceCents).toFixed(2)})`);
     const reason = `Our supplier's price rose after you ordered, above what you paid: ${names.join('; ')}. We do not charge you more, so your money for ${above.length === 1 ? 'it' : 'them'} goes back in full.`;
-    const left = await this.deps.refunds.refundLines(claimed.order, above, reason);
+    const left = await this.deps.refunds.refundLines(toDeliver.order, above, reason);
     if (left === 'refunded') return [];
     const refunded = new Set(above.map((line) => line.id));
     return lines.filter((line) => !refunded.has(line.id));

@@ -129,10 +129,10 @@ export class PaymentStates implements PaymentOutcomes {
       // Announced on a diagnostics channel too, before the keys are asked for (a tracing point).
       if (paidChannel.hasSubscribers) paidChannel.publish({ orderId });
       if (payment.deliverInBackground) {
-        void this.deps.allocator.allocate(orderId);
+        void this.deps.allocator.allocate(orderId, paidOrder.row);
         return { orderId, status: 'Paid', deliveryStatus: 'Pending', newlyPaid };
       }
-      const allocated = await this.deps.allocator.allocateWithin(orderId, ALLOCATION_WAIT_MS);
+      const allocated = await this.deps.allocator.allocateWithin(orderId, ALLOCATION_WAIT_MS, paidOrder.row);
       if (allocated === 'delivered') return { orderId, status: 'Paid', deliveryStatus: 'Delivered', newlyPaid };
     }
     const order = (await findOrder(this.db, orderId))!;
@@ -217,6 +217,8 @@ function paidMove(payment: PaymentReport) {
     actor: byProvider,
     set: {
       paidAt: sql`now()`,
+      // The delivery the payment starts is counted here, so it need not write the order again (deliveryOfPaid).
+      allocationAttempts: sql`allocation_attempts + 1`,
       declineReason: null,
       nextAllocationAt: sql`now() + ${RETRY_GRACE_MS / 1000}::int * interval '1 second'`,
       providerRef: payment.providerRef,

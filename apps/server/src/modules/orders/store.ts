@@ -1,6 +1,6 @@
 // Data access for orders and their lines. Their keys are reserved, released and settled by the offers
 // module, asked in the same transaction as the order's change (decisions 008 and 031).
-import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { HOUSE_SELLER_ID } from '@keystore/contract';
 import { PLACER_LOCK_SPACES, preparedOnce, queryRows, type Db } from '../../db/client.ts';
 import { rowFromJson } from '../../db/json-rows.ts';
@@ -165,38 +165,50 @@ export interface OrderToDeliver {
   supplierPrices: Map<string, number>;
 }
 
+/** What a delivery reads of an order besides its row: its lines still to deliver, its buyer, and its games' supplier prices. */
+const deliveryReads = (orderId: SQL, userId: SQL) => sql`
+  (select coalesce(json_agg(l order by l.position), '[]'::json) from ${orderLines} l where l.order_id = ${orderId} and l.refunded_at is null) as lines,
+  (select json_build_object('email', u.email, 'username', u.username) from ${users} u where u.id = ${userId}) as buyer,
+  (select json_object_agg(g.id, g.supplier_price_cents) from ${orderLines} l join games g on g.id = l.game_id where l.order_id = ${orderId}) as prices`;
+
+type DeliveryReads = { lines: Array<Record<string, unknown>>; buyer: OrderToDeliver['buyer'] | null; prices: Record<string, number> | null };
+
+function toDelivery(order: OrderRow, reads: DeliveryReads): OrderToDeliver {
+  return {
+    order,
+    lines: reads.lines.map((line) => rowFromJson(orderLines, line)),
+    buyer: reads.buyer ?? undefined,
+    supplierPrices: new Map(Object.entries(reads.prices ?? {})),
+  };
+}
+
 /**
  * Counts one more allocation run of an undelivered paid order and answers it with its lines and its
  * buyer, or undefined when there is nothing to deliver. The run already owns the order
  * (Database.own). Not a change of state, and one statement: the lines and the buyer never change, so
- * they are read with the claim rather than after it.
+ * they are read with the order rather than after it.
  */
 export async function takeForDelivery(db: Db, id: string): Promise<OrderToDeliver | undefined> {
-  const [row] = await queryRows<{
-    claimed: Record<string, unknown>;
-    lines: Array<Record<string, unknown>>;
-    buyer: OrderToDeliver['buyer'] | null;
-    prices: Record<string, number> | null;
-  }>(
+  const [row] = await queryRows<DeliveryReads & { taken: Record<string, unknown> }>(
     db,
-    sql`with claimed as (
+    sql`with taken as (
           update ${orders} set allocation_attempts = allocation_attempts + 1
            where id = ${id} and status = 'Paid' and delivery_status = 'Pending'
           returning *
         )
-        select row_to_json(claimed) as claimed,
-               (select coalesce(json_agg(l order by l.position), '[]'::json) from ${orderLines} l where l.order_id = claimed.id and l.refunded_at is null) as lines,
-               (select json_build_object('email', u.email, 'username', u.username) from ${users} u where u.id = claimed.user_id) as buyer,
-               (select json_object_agg(g.id, g.supplier_price_cents) from ${orderLines} l join games g on g.id = l.game_id where l.order_id = claimed.id) as prices
-          from claimed`,
+        select row_to_json(taken) as taken, ${deliveryReads(sql`taken.id`, sql`taken.user_id`)}
+          from taken`,
   );
-  if (!row) return undefined;
-  return {
-    order: rowFromJson(orders, row.claimed),
-    lines: row.lines.map((line) => rowFromJson(orderLines, line)),
-    buyer: row.buyer ?? undefined,
-    supplierPrices: new Map(Object.entries(row.prices ?? {})),
-  };
+  return row && toDelivery(rowFromJson(orders, row.taken), row);
+}
+
+/**
+ * The delivery of an order just paid, whose row the payment's move answered (its run counted there):
+ * only its lines, buyer and prices are read, in one statement; the order is not read again.
+ */
+export async function deliveryOfPaid(db: Db, order: OrderRow): Promise<OrderToDeliver> {
+  const [row] = await queryRows<DeliveryReads>(db, sql`select ${deliveryReads(sql`${order.id}`, sql`${order.userId}`)}`);
+  return toDelivery(order, row!);
 }
 
 /** Who gets an order's mails: its buyer, while the account exists. */

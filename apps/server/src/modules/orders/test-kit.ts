@@ -2,7 +2,7 @@
 // catalogue synced, customers made fast (one password hash for all, sessions opened directly: a
 // hundred argon2 hashes would take the test's whole time), and the buyer's journey as calls.
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyServerOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import type { CreateOrderAnswer, Order, TestPaymentRequest } from '@keystore/contract';
 import type { Database } from '../../db/client.ts';
 import { mailOutbox } from '../../platform/schema.ts';
@@ -45,13 +45,14 @@ export interface OrdersTestApp extends TestApp {
 let counter = 0;
 
 export async function ordersTestApp(
-  options: { env?: Record<string, string>; supplier?: Supplier; sync?: boolean; database?: Database; logger?: FastifyServerOptions['logger'] } = {},
+  options: { env?: Record<string, string>; supplier?: Supplier; sync?: boolean; database?: Database; logger?: FastifyServerOptions['logger']; beforeReady?: (app: FastifyInstance) => void } = {},
 ): Promise<OrdersTestApp> {
   const t = await buildTestApp({
     env: options.env ?? {},
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.supplier ? { supplier: options.supplier } : {}),
     ...(options.database ? { database: options.database } : {}),
+    ...(options.beforeReady ? { beforeReady: options.beforeReady } : {}),
   });
   if (options.sync ?? true) await t.app.catalog.syncNow();
   const users = new UsersService(t.database, t.config);

@@ -6,6 +6,9 @@ import { inArray, is, SQL, sql } from 'drizzle-orm';
 import type { DeliveryStatus, OrderStatus, PaymentProviderName } from '@keystore/contract';
 import { queryRows, type Db } from '../../db/client.ts';
 import { orders } from './schema.ts';
+import { rowFromJson } from '../../db/json-rows.ts';
+
+type OrderRow = typeof orders.$inferSelect;
 
 /** The state an order is placed in (its first event comes from no state). */
 const PLACED_STATUS: OrderStatus = 'Awaiting payment';
@@ -81,6 +84,8 @@ export interface Moved {
   toStatus: OrderStatus;
   fromDelivery: DeliveryStatus;
   toDelivery: DeliveryStatus;
+  /** The whole order as the move left it, read under the move's lock: a caller reads it no more (a payment's delivery). */
+  row: OrderRow;
 }
 
 /**
@@ -140,6 +145,7 @@ export async function transition(db: Db, which: Which, move: Move): Promise<Move
     to_status: OrderStatus;
     from_delivery: DeliveryStatus;
     to_delivery: DeliveryStatus;
+    row: Record<string, unknown>;
   }>(
     db,
     sql`with picked as (${picked}),
@@ -147,7 +153,7 @@ export async function transition(db: Db, which: Which, move: Move): Promise<Move
           update ${orders} set ${sql.join(assignments, sql`, `)} from picked where ${orders.id} = picked.id
           returning orders.id, orders.user_id, orders.amount_cents, orders.currency, orders.provider,
                     picked.status as from_status, orders.status as to_status,
-                    picked.delivery_status as from_delivery, orders.delivery_status as to_delivery
+                    picked.delivery_status as from_delivery, orders.delivery_status as to_delivery, to_json(orders.*) as row
         ),
         logged as (
           insert into order_events (order_id, kind, from_status, to_status, actor, reason)
@@ -167,6 +173,7 @@ export async function transition(db: Db, which: Which, move: Move): Promise<Move
     toStatus: row.to_status,
     fromDelivery: row.from_delivery,
     toDelivery: row.to_delivery,
+    row: rowFromJson(orders, row.row),
   }));
 }
 
