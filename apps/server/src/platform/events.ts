@@ -55,10 +55,11 @@ export interface AwaitedEvents {
   /** A payment failed and the order is closed (its stock goes back). */
   'order-declined': OrderSubject & { tx: Db; reason: string | null };
   /**
-   * Sellers' status, commission or score changed, in the transaction that changes them: their offers are
-   * repriced and enter or leave the store (the offers module); subscribers add the games they moved.
+   * Sellers changed in the transaction that changes them: their commission (`repriced`: their offers'
+   * buyer prices follow), or their standing (`standing`: a status, or a score crossing the floor, takes
+   * their offers in or out of the store). Subscribers add the games they moved.
    */
-  'sellers-changed': { tx: Db; sellerIds: string[]; moved: GameStock[] };
+  'sellers-changed': { tx: Db; sellerIds: string[]; repriced: boolean; standing: boolean; moved: GameStock[] };
   /** A news item was published (the news module logs a subscriber's failure: the item stays published). */
   'news-published': { id: string; title: string };
 }

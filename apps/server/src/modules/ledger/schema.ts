@@ -88,6 +88,18 @@ export const ledgerLines = pgTable(
   ],
 );
 
+/**
+ * A sale whose hold ended with nothing of it left held (refunds took the seller's held money first):
+ * there is nothing to release, and an entry must move money, so the release is recorded here instead.
+ * A sale is released by a release entry or by a row here, never both.
+ */
+export const ledgerEmptyReleases = pgTable('ledger_empty_releases', {
+  saleId: text('sale_id')
+    .primaryKey()
+    .references(() => ledgerEntries.id),
+  at: moment('at').notNull().default(sql`now()`),
+});
+
 /** A payout: a seller's whole available balance, owed until the owner marks the bank transfer done. */
 export const payouts = pgTable(
   'payouts',

@@ -30,6 +30,7 @@ import {
   markPayoutPaid,
   payableSellers,
   postEntry,
+  recordEmptyRelease,
   saleOfLine,
   salesDue,
   saleStates,
@@ -86,6 +87,8 @@ export class Ledger {
    * days now, so a change of them applies to sales from then on.
    */
   async postSale(tx: Db, sale: Sale, at = new Date()): Promise<void> {
+    // A line given away moves no money, and an entry must move some.
+    if (sale.priceCents === 0 && sale.commissionCents === 0) return;
     const held = accounts.held(sale.sellerId);
     const moment = at.toISOString();
     await tx.execute(sql`
@@ -112,23 +115,27 @@ export class Ledger {
   }
 
   /**
-   * Reverses a refunded line's sale and commission: the buyer's price back, the commission given up,
-   * and the seller's net taken from its held balance first, then its available one (which may go below
-   * zero). Nothing when the line was never posted (undelivered) or is already reversed.
+   * Reverses refunded lines' sales and commissions: the buyer's price back, the commission given up,
+   * and each seller's net taken from its held balance first, then its available one (which may go
+   * below zero). Nothing for a line never posted (undelivered) or already reversed. Every seller's
+   * accounts are locked first, in id order, as a payout run takes them, so the two never deadlock.
    */
-  async postRefund(tx: Db, line: { orderId: string; lineId: string }): Promise<void> {
-    const sale = await saleOfLine(tx, line.lineId);
-    if (!sale || sale.refunded) return;
-    const net = sale.priceCents - sale.commissionCents;
-    await lockAccounts(tx, [accounts.held(sale.sellerId), accounts.available(sale.sellerId)]);
-    const held = await balanceOf(tx, accounts.held(sale.sellerId));
-    const fromHeld = Math.min(net, Math.max(held, 0));
-    await postEntry(tx, { kind: 'refund', sellerId: sale.sellerId, orderId: line.orderId, lineId: line.lineId }, [
-      { account: accounts.payments, amountCents: sale.priceCents },
-      { account: accounts.commission, amountCents: -sale.commissionCents },
-      { account: accounts.held(sale.sellerId), amountCents: -fromHeld },
-      { account: accounts.available(sale.sellerId), amountCents: -(net - fromHeld) },
-    ]);
+  async postRefunds(tx: Db, orderId: string, lineIds: string[]): Promise<void> {
+    const sales = (await Promise.all(lineIds.map(async (lineId) => ({ lineId, sale: await saleOfLine(tx, lineId) })))).filter(
+      (line): line is { lineId: string; sale: NonNullable<typeof line.sale> } => line.sale !== undefined && !line.sale.refunded,
+    );
+    await lockAccounts(tx, sales.flatMap(({ sale }) => [accounts.held(sale.sellerId), accounts.available(sale.sellerId)]));
+    for (const { lineId, sale } of sales) {
+      const net = sale.priceCents - sale.commissionCents;
+      const held = await balanceOf(tx, accounts.held(sale.sellerId));
+      const fromHeld = Math.min(net, Math.max(held, 0));
+      await postEntry(tx, { kind: 'refund', sellerId: sale.sellerId, orderId, lineId }, [
+        { account: accounts.payments, amountCents: sale.priceCents },
+        { account: accounts.commission, amountCents: -sale.commissionCents },
+        { account: accounts.held(sale.sellerId), amountCents: -fromHeld },
+        { account: accounts.available(sale.sellerId), amountCents: -(net - fromHeld) },
+      ]);
+    }
   }
 
   /**
@@ -180,7 +187,12 @@ export class Ledger {
           await lockAccounts(tx, [accounts.held(sale.seller_id), accounts.available(sale.seller_id)]);
           const held = await balanceOf(tx, accounts.held(sale.seller_id));
           const amount = Math.min(Number(sale.net), Math.max(held, 0));
-          // Nothing held left to release (refunds took it first): no entry, and the sale is passed over.
+          // Nothing held left to release (refunds took it first, or claims the whole sale): an entry must
+          // move money, so the release is recorded without one, and the sale is never due again.
+          if (amount <= 0) {
+            await recordEmptyRelease(tx, sale.id);
+            return true;
+          }
           return postEntry(tx, { kind: 'release', sellerId: sale.seller_id, lineId: null, releases: sale.id }, [
             { account: accounts.held(sale.seller_id), amountCents: -amount },
             { account: accounts.available(sale.seller_id), amountCents: amount },

@@ -4,7 +4,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { inList, queryRows, type Db } from '../../db/client.ts';
 import { newId } from '../../platform/ids.ts';
-import { ledgerEntries, ledgerLines, payouts, type AccountKind, type EntryKind } from './schema.ts';
+import { ledgerEmptyReleases, ledgerEntries, ledgerLines, payouts, type AccountKind, type EntryKind } from './schema.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 
@@ -178,6 +178,7 @@ export function salesDue(db: Db, now: Date, limit: number, after?: { at: Date; i
         from ledger_entries s
         where s.kind = 'sale' and s.release_at <= ${now.toISOString()}::timestamptz
           and not exists (select 1 from ledger_entries r where r.releases = s.id)
+          and not exists (select 1 from ledger_empty_releases z where z.sale_id = s.id)
           and not exists (select 1 from ledger_entries f where f.line_id = s.line_id and f.kind = 'refund')
           ${after ? sql`and (s.release_at, s.id) > (${new Date(after.at).toISOString()}::timestamptz, ${after.id})` : sql``}
         order by s.release_at, s.id limit ${limit}`,
@@ -216,7 +217,7 @@ export async function saleStates(db: Db, lineIds: string[]): Promise<Map<string,
   const rows = await queryRows<{ line_id: string; sold: boolean; released: boolean; refunded: boolean }>(
     db,
     sql`select s.line_id, true as sold,
-          exists (select 1 from ledger_entries r where r.releases = s.id) as released,
+          (exists (select 1 from ledger_entries r where r.releases = s.id) or exists (select 1 from ledger_empty_releases z where z.sale_id = s.id)) as released,
           exists (select 1 from ledger_entries f where f.line_id = s.line_id and f.kind = 'refund') as refunded
         from ledger_entries s where s.kind = 'sale' and s.line_id in ${inList(lineIds)}`,
   );
@@ -260,4 +261,9 @@ export function payableSellers(tx: Db, minimum: number, except: string): Promise
         from ledger_lines where account like 'seller:%:available' and account <> ${accounts.available(except)}
         group by account having sum(amount_cents) >= ${minimum} order by account`,
   );
+}
+
+/** Records that a sale's hold ended with nothing left held to release (once). */
+export async function recordEmptyRelease(tx: Db, saleId: string): Promise<void> {
+  await tx.insert(ledgerEmptyReleases).values({ saleId }).onConflictDoNothing();
 }

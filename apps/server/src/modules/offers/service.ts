@@ -82,8 +82,8 @@ export class OffersService {
     this.market = new Market(deps.gameStock);
     this.declared = new SellerDelivery({ ...deps, market: this.market });
     // A seller's status, commission or score changed: its offers are repriced and the market follows, in that transaction.
-    deps.events.on('sellers-changed', async ({ tx, sellerIds, moved }) => {
-      moved.push(...(await this.sellersChanged(tx, sellerIds)));
+    deps.events.on('sellers-changed', async ({ tx, sellerIds, repriced, standing, moved }) => {
+      moved.push(...(await this.sellersChanged(tx, sellerIds, { repriced, standing })));
     });
   }
 
@@ -119,11 +119,11 @@ export class OffersService {
    * seller's stock goes back and it is owed a cancel. Answers each game's shown stock after.
    */
   async release(tx: Db, lines: EndingLine[], ending: 'cancelled' | 'expired' = 'cancelled'): Promise<GameStock[]> {
+    // Every game first, in id order (placement's order), before the house's rows or any offer is written.
+    await this.market.lock(tx, lines.map((line) => line.gameId));
     const house = lines.filter((line) => line.sellerId === HOUSE_SELLER_ID);
     const sellers = lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID);
     await this.deps.gameStock.endHouseTakes(tx, quantitiesByGame(house), false);
-    // The games before the offers, in placement's order.
-    await this.market.lock(tx, sellers.map((line) => line.gameId));
     const lineIds = sellers.map((line) => line.id);
     await endLineReservations(tx, lineIds, ending, ending === 'expired' ? 'the order was not paid in time' : 'the order was cancelled or refunded');
     await releaseLineKeys(tx, lineIds);
@@ -131,12 +131,17 @@ export class OffersService {
   }
 
   /**
-   * The keys of delivered lines are settled: the house's leave our reservations and the supplier's
-   * quantity together (until the next sync), a declared seller's reservations are delivered. A
-   * seller's uploaded keys were sold with the delivery (handOver).
+   * The house's keys of these lines were bought from the supplier: they leave our takes and the
+   * supplier's quantity together (until the next sync says what it has left). A refund of an
+   * undelivered order keeps what was bought so; its sellers' lines are released, not delivered.
    */
-  async settleDelivered(tx: Db, lines: EndingLine[]): Promise<void> {
+  async keepBoughtHouseKeys(tx: Db, lines: EndingLine[]): Promise<void> {
     await this.deps.gameStock.endHouseTakes(tx, quantitiesByGame(lines.filter((line) => line.sellerId === HOUSE_SELLER_ID)), true);
+  }
+
+  /** Delivered lines are settled: the house's keys were bought (keepBoughtHouseKeys), a declared seller's reservations are delivered. */
+  async settleDelivered(tx: Db, lines: EndingLine[]): Promise<void> {
+    await this.keepBoughtHouseKeys(tx, lines);
     await deliverLineReservations(tx, lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID).map((line) => line.id));
   }
 
@@ -364,21 +369,26 @@ export class OffersService {
   // --- When sellers change ----------------------------------------------------------------------
 
   /**
-   * Reprices these sellers' offers by their commission now and rewrites the market of their games (a
-   * status or a score crossing the floor takes them in or out of the store); answers the games moved.
+   * Sellers changed: a new commission reprices their offers (only the games whose price moved are
+   * rewritten); a new standing (status, score floor) rewrites the market of every game they offer.
+   * Answers the games moved.
    */
-  private async sellersChanged(tx: Db, sellerIds: string[]): Promise<GameStock[]> {
-    if (sellerIds.length === 0) return [];
-    const sellers = (await Promise.all(sellerIds.map((id) => this.deps.sellers.find(id, tx)))).filter((seller): seller is SellerRow => seller !== undefined);
-    const commissions = new Map(await Promise.all(sellers.map(async (seller) => [seller.id, await this.deps.sellers.commissionOf(seller, tx)] as const)));
-    const offers = await offersToReprice(tx, sellers.map((seller) => seller.id));
-    const changed = offers
-      .map((offer) => ({ ...offer, next: buyerPriceCents(offer.netPriceCents, commissions.get(offer.sellerId)!) }))
-      .filter((offer) => offer.next !== offer.priceCents);
-    const games = (await gamesOfSellers(tx, sellerIds)).map((game) => game.gameId);
+  private async sellersChanged(tx: Db, sellerIds: string[], what: { repriced: boolean; standing: boolean }): Promise<GameStock[]> {
+    const games = new Set<string>();
+    let prices: Array<{ id: string; priceCents: number }> = [];
+    if (what.repriced) {
+      const sellers = (await Promise.all(sellerIds.map((id) => this.deps.sellers.find(id, tx)))).filter((seller): seller is SellerRow => seller !== undefined);
+      const commissions = new Map(await Promise.all(sellers.map(async (seller) => [seller.id, await this.deps.sellers.commissionOf(seller, tx)] as const)));
+      const changed = (await offersToReprice(tx, sellers.map((seller) => seller.id)))
+        .map((offer) => ({ ...offer, next: buyerPriceCents(offer.netPriceCents, commissions.get(offer.sellerId)!) }))
+        .filter((offer) => offer.next !== offer.priceCents);
+      for (const offer of changed) games.add(offer.gameId);
+      prices = changed.map((offer) => ({ id: offer.id, priceCents: offer.next }));
+    }
+    if (what.standing) for (const game of await gamesOfSellers(tx, sellerIds)) games.add(game.gameId);
     // The games' rows first, as placement takes them before their offers'.
     await this.market.lock(tx, games);
-    await setOfferPrices(tx, changed.map((offer) => ({ id: offer.id, priceCents: offer.next })));
+    await setOfferPrices(tx, prices);
     return this.market.refresh(tx, games);
   }
 

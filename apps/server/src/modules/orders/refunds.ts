@@ -93,11 +93,11 @@ export class OrderRefunds {
       let returned: GameStock[] = [];
       if (current.deliveryStatus !== 'Delivered') {
         const open = lines.filter((line) => !line.refundedAt);
-        await this.deps.offers.settleDelivered(tx, open.map((line) => ({ ...line, quantity: held.get(line.id) ?? 0 })));
+        await this.deps.offers.keepBoughtHouseKeys(tx, open.map((line) => ({ ...line, quantity: held.get(line.id) ?? 0 })));
         returned = await this.deps.offers.release(tx, open.map((line) => ({ ...line, quantity: line.quantity - (held.get(line.id) ?? 0) })));
       }
       // The sales posted at delivery are reversed; a seller's key nobody saw goes back on its shelf.
-      for (const line of lines) await this.deps.ledger.postRefund(tx, { orderId, lineId: line.id });
+      await this.deps.ledger.postRefunds(tx, orderId, lines.map((line) => line.id));
       returned = [...returned, ...(await this.restockUnrevealed(tx, lines, voided))];
       await transition(tx, { id: orderId }, {
         status: { from: ['Paid'], to: 'Refunded' },

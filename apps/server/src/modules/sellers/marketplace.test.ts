@@ -255,4 +255,35 @@ describe('the marketplace', () => {
     // Nothing was reserved.
     expect((await call<Array<{ state: string }>>(seller.user, 'GET', `/api/seller/offers/${seller.offer._id}/keys`)).body[0]!.state).toBe('available');
   });
+
+  it('records a release that finds nothing held as done, once, and never releases a later sale before its hold is over', async () => {
+    const game = await t.gameWithStock(0, 3);
+    const { seller } = await activeSeller('Early Keys', game, 10, ['EARLY-0001-AAAA']);
+    const { ledger } = t.app;
+    const db = t.database.db;
+    const day = 86_400_000;
+    const now = Date.now();
+    const sale = (line: string, at: number) => db.transaction((tx) => ledger.postSale(tx, { orderId: `order-${line}`, lineId: line, sellerId: seller._id, priceCents: 1000, commissionCents: 100 }, new Date(at)));
+    const balances = async () => (await ledger.balances([seller._id])).get(seller._id)!;
+    // A sold long ago and released; B sold now, held 14 days.
+    await sale('early-a', now - 30 * day);
+    await sale('early-b', now);
+    // Every seller's due sales are released with it (the house's and earlier tests'): only this seller's balance is read.
+    await ledger.releaseDue(new Date(now));
+    expect(await balances()).toEqual({ held: 900, available: 900 });
+    // A refunded: the seller's net comes from its held balance first, which is B's money.
+    await db.transaction((tx) => ledger.postRefunds(tx, 'order-early-a', ['early-a']));
+    expect(await balances()).toEqual({ held: 0, available: 900 });
+    // B's hold ends with nothing left held: released as done, with no entry moving money.
+    await ledger.releaseDue(new Date(now + 15 * day));
+    expect(await balances()).toEqual({ held: 0, available: 900 });
+    expect((await ledger.saleStates(['early-b'])).get('early-b')).toMatchObject({ released: true });
+    // C, sold after, stays held until its own hold is over: B's release is never asked again.
+    await sale('early-c', now + 15 * day);
+    await ledger.releaseDue(new Date(now + 16 * day));
+    expect(await balances()).toEqual({ held: 900, available: 900 });
+    await ledger.releaseDue(new Date(now + 30 * day));
+    expect(await balances()).toEqual({ held: 0, available: 1800 });
+    expect((await call<LedgerBalance>(admin, 'GET', '/api/admin/ledger/balance')).body.total).toBe(0);
+  });
 });

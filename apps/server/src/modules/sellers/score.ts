@@ -51,18 +51,22 @@ function scoreOf(row: Figures): SellerScore {
 
 /**
  * Writes every seller's score into its row, and whether it is below `floor` with enough deliveries to
- * count. Answers the games of the sellers whose standing changed (their offers enter or leave the store).
+ * count. Answers the sellers whose standing changed (their offers enter or leave the store).
  */
 export async function refreshScores(tx: Db, floor: number): Promise<string[]> {
   const scores = await sellerScores(tx);
   if (scores.size === 0) return [];
   const values = [...scores].map(([id, score]) => ({ id, score: score.value, deliveries: score.deliveries, below: score.deliveries >= SCORE_FLOOR_AFTER && score.value < floor }));
-  const changed = await queryRows<{ id: string }>(
+  // The sellers whose standing flipped: `before` reads the rows as they were, in the same statement.
+  const flipped = await queryRows<{ id: string }>(
     tx,
-    sql`update sellers s set score = v.score, score_deliveries = v.deliveries, below_floor = v.below
-        from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(id text, score int, deliveries int, below boolean)
-        where s.id = v.id and (s.score, s.score_deliveries, s.below_floor) is distinct from (v.score, v.deliveries, v.below)
-        returning s.id, (s.below_floor) as below`,
+    sql`with changed as (
+          update sellers s set score = v.score, score_deliveries = v.deliveries, below_floor = v.below
+          from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(id text, score int, deliveries int, below boolean)
+          where s.id = v.id and (s.score, s.score_deliveries, s.below_floor) is distinct from (v.score, v.deliveries, v.below)
+          returning s.id, s.below_floor
+        )
+        select changed.id from changed join sellers before on before.id = changed.id where before.below_floor is distinct from changed.below_floor`,
   );
-  return changed.map((row) => row.id);
+  return flipped.map((row) => row.id);
 }

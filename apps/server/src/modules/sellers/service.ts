@@ -166,7 +166,7 @@ export class SellersService {
       const following = (await tx.select().from(sellersTable).where(eq(sellersTable.status, 'active'))).filter(
         (seller) => seller.id !== HOUSE_SELLER_ID && (seller.commissionBasisPoints === null || seller.commissionFixedCents === null),
       );
-      const games = await this.changed(tx, following.map((seller) => seller.id));
+      const games = await this.changed(tx, following.map((seller) => seller.id), { repriced: true });
       return { next, games };
     });
     this.moved(moved.games);
@@ -177,9 +177,11 @@ export class SellersService {
    * Tells the offers module, in the change's transaction, that these sellers' status, commission or
    * score moved: their offers are repriced and leave or enter the store with it. Answers the games moved.
    */
-  private async changed(tx: Db, sellerIds: string[]): Promise<GameStock[]> {
+  private async changed(tx: Db, sellerIds: string[], what: { repriced?: boolean; standing?: boolean }): Promise<GameStock[]> {
     const moved: GameStock[] = [];
-    if (sellerIds.length > 0) await this.deps.events.publish('sellers-changed', { tx, sellerIds, moved });
+    const repriced = what.repriced ?? false;
+    const standing = what.standing ?? false;
+    if (sellerIds.length > 0 && (repriced || standing)) await this.deps.events.publish('sellers-changed', { tx, sellerIds, repriced, standing, moved });
     return moved;
   }
 
@@ -224,7 +226,9 @@ export class SellersService {
         set.commissionBasisPoints = Math.round((await this.defaultCommission(tx)).percent * 100);
       }
       const row = (await updateSeller(tx, id, set))!;
-      return { row, games: await this.changed(tx, [row.id]) };
+      // Hold days alone move no offer: only a status or a commission is told.
+      const repriced = set.commissionBasisPoints !== undefined || set.commissionFixedCents !== undefined;
+      return { row, games: await this.changed(tx, [row.id], { repriced, standing: set.status !== undefined }) };
     });
     this.moved(result.games);
     return { before, after: (await this.adminViews([result.row]))[0]! };
@@ -302,7 +306,7 @@ export class SellersService {
 
   /** Rewrites every seller's score (every minute, and when the floor moves); offers of sellers crossing the floor enter or leave the store. */
   async refreshScores(): Promise<void> {
-    const games = await this.db.transaction(async (tx) => this.changed(tx, await refreshScores(tx, await this.scoreFloor(tx))));
+    const games = await this.db.transaction(async (tx) => this.changed(tx, await refreshScores(tx, await this.scoreFloor(tx)), { standing: true }));
     this.moved(games);
   }
 
