@@ -29,7 +29,7 @@ export const games = pgTable(
     reserved: integer('reserved').notNull().default(0),
     /** What can still be sold: the supplier's quantity less our reservations, never below zero (decision 013). */
     stock: integer('stock').notNull().generatedAlwaysAs(sql`greatest(supplier_stock - reserved, 0)`),
-    /** The cheapest sellable seller offer, and the keys all sellers have on sale (sellers/store.ts refreshMarket, decision 029). */
+    /** The cheapest sellable seller offer, and the keys all sellers have on sale (written through game-stock.ts when the offers module asks: offers/market.ts, decisions 029 and 031). */
     marketPriceCents: integer('market_price_cents'),
     marketStock: integer('market_stock').notNull().default(0),
     popularity: integer('popularity').notNull().default(0),
