@@ -1,7 +1,8 @@
-// Declared stock: sellers who hand over keys just in time (issue 24): their signed webhook, the reservation asked for at
-// placement (`reserve`), the keys asked for after payment (`provide`, tried 3 times), the `cancel` owed
-// when a reservation ends, the failure fee and the circuit breaker. The order's side of failover (moving
-// a line to the next offer, or refunding it) is the orders module's; this one answers what the seller did.
+// Declared stock: sellers who hand over keys just in time (issue 24): their signed webhook, the
+// reservation asked for at placement (`reserve`), the keys asked for after payment (`provide`, tried 3
+// times), the `cancel` owed when a reservation ends, the failure fee and the circuit breaker. It answers
+// what the seller did; the next offer is found by placement.ts, and the order's line is rewritten or
+// refunded by the orders module (orders/failover.ts). Other modules reach it only through the offers service.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import {
@@ -303,10 +304,6 @@ export class SellerDelivery {
     return Promise.all(ids.map((id) => findReservation(this.db, id))).then((rows) => rows.filter((row): row is ReservationRow => row !== undefined));
   }
 
-  /** The user behind a seller, to tell in the bell. */
-  async userOfSeller(sellerId: string): Promise<string | undefined> {
-    return (await this.deps.sellers.find(sellerId))?.userId ?? undefined;
-  }
 
   // --- The cancel job ------------------------------------------------------------------------------
 

@@ -159,12 +159,6 @@ export async function settleCancel(db: Db, id: string, outcome: { state: 'sent' 
   else await db.execute(sql`update seller_reservations set cancel_next_at = ${outcome.next.toISOString()}::timestamptz where id = ${id} and cancel_state = 'due'`);
 }
 
-/** The keys a line holds (reserved for it: uploaded, or handed over by a declared seller). */
-export async function keysHeldByLine(db: Db, lineId: string): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from seller_keys where line_id = ${lineId} and state in ('reserved', 'sold')`);
-  return row?.n ?? 0;
-}
-
 /**
  * Ends the open reservations of lines whose order lapsed, was cancelled or refunded (in the caller's
  * transaction, the games rows locked first): the promised stock goes back to the offers, keys handed over for them are dropped (the
