@@ -314,21 +314,27 @@ describe.skipIf(!SHARED_POSTGRES)('sellers who deliver just in time, over two in
     a = await startInstance({ databaseUrl: scratch.url, env: TIMINGS });
   });
 
-  it('moves on a line left on the offer that refused it, its placement having died before moving it', { timeout: 60_000 }, async () => {
+  it('gives the refund a failover owed when the run that owed it died before giving it', { timeout: 60_000 }, async () => {
     const market = await declaredMarket(scratch.url, database, [a, b], 2, { error: 0, slow: 0, good: 5, house: 5 });
     fakes.push(...market.sellers.map((seller) => seller.fake));
     const [buyer] = await customersIn(scratch.url, 1);
     const placed = await politely(`${a.base}/api/orders`, { method: 'POST', headers: buyer!.headers, body: JSON.stringify({ items: [{ gameId: market.gameId, quantity: 1 }] }) });
     expect(placed.status).toBe(201);
     const { order } = (await placed.json()) as { order: { _id: string } };
-    // What an instance leaves when it dies between the two transactions of a refusal: the reservation
-    // failed, the line still on its offer. Paid so, it used to wait for keys nobody would send.
-    await database.db.execute(sql`update seller_reservations set state = 'failed', reason = 'reserve refused: the instance died before moving the line on', updated_at = now() where order_id = ${order._id}`);
+    // What the failover's one transaction leaves when its instance dies before the provider's refund: the
+    // reservation failed and the line marked owed its refund, together (decision 031). A failed reservation
+    // whose line is not marked so can no longer arise.
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`update seller_reservations set state = 'failed', reason = 'reserve refused: no other offer, and the instance died before the refund', updated_at = now() where order_id = ${order._id}`);
+      await tx.execute(sql`update order_lines set refund_owed_at = now() where order_id = ${order._id}`);
+    });
     const paid = await fetch(`${b.base}/api/payments/test/${order._id}`, { method: 'POST', headers: buyer!.headers, body: JSON.stringify(CARD) });
     expect(paid.status).toBe(200);
     const after = await settle(database, market.gameId, 15_000);
     expectSettled(after);
-    expect(after.bySeller).toEqual([{ seller_name: 'Keystore', n: 1 }]);
+    expect(after.lines.refunded).toBe(1);
+    const [row] = await queryRows<{ status: string }>(database.db, sql`select status from orders where id = ${order._id}`);
+    expect(row!.status).toBe('Refunded');
     expect(market.fake('good').callsOf('provide')).toHaveLength(0);
   });
 });

@@ -3,9 +3,12 @@ import { bigint, boolean, check, index, pgTable, text, uniqueIndex } from 'drizz
 import { LEDGER_KINDS, PAYOUT_STATUSES, type LedgerKind, type PayoutStatus } from '@keystore/contract';
 import { listOf, moment } from '../../db/columns.ts';
 
-/** What an entry records beyond the seller-facing kinds: a payout's bank transfer done. */
-export const ENTRY_KINDS = [...LEDGER_KINDS, 'transfer'] as const;
-export type EntryKind = LedgerKind | 'transfer';
+/**
+ * What an entry records beyond the seller-facing kinds: a payout's bank transfer done, and the store's
+ * own money added to a failed-over line moved to a dearer offer (shown to its seller as a commission in its favour).
+ */
+export const ENTRY_KINDS = [...LEDGER_KINDS, 'transfer', 'failover-extra'] as const;
+export type EntryKind = LedgerKind | 'transfer' | 'failover-extra';
 
 /** The kinds of account: the store's three, and each seller's two. */
 export const ACCOUNT_KINDS = ['payments', 'commission', 'payouts', 'seller-held', 'seller-available'] as const;

@@ -5,6 +5,7 @@
 //
 //   sale        payments −price               seller held +price
 //   commission  seller held −commission       commission +commission
+//   failover-extra  commission −extra         seller held +extra              (a failed-over line moved to a dearer offer)
 //   release     seller held −net              seller available +net           (after the hold)
 //   refund      payments +price               commission −commission          seller held, then available −net
 //   payout      seller available −amount      payouts +amount
@@ -13,7 +14,7 @@
 //   claim       payments +price               commission −commission          seller held, then available −net (one key, after a claim)
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { centsToEuro, HOUSE_SELLER_ID, ORDER_CURRENCY, sellerMessages, type LedgerBalance, type Payout, type SellerLedgerEntry } from '@keystore/contract';
+import { centsToEuro, HOUSE_SELLER_ID, ORDER_CURRENCY, sellerMessages, type LedgerBalance, type LedgerKind, type Payout, type SellerLedgerEntry } from '@keystore/contract';
 import { LOCKS, type Database, type Db } from '../../db/client.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -22,7 +23,6 @@ import {
   accounts,
   allBalances,
   balanceOf,
-  refundedAfterClaimsOf,
   findPayout,
   insertPayout,
   listPayouts,
@@ -32,12 +32,14 @@ import {
   postEntry,
   recordEmptyRelease,
   saleOfLine,
+  salePricesLeft,
   salesDue,
   saleStates,
   sellerBalances,
   sellerEntries,
   type PayoutRow,
 } from './store.ts';
+import type { EntryKind } from './schema.ts';
 
 /** A delivered order line, as the ledger posts it. All amounts in cents, for the whole line. */
 export interface Sale {
@@ -107,7 +109,7 @@ export class Ledger {
         where v.amount <> 0
       ), commission as (
         insert into ledger_entries (id, kind, seller_id, order_id, line_id, at)
-        select ${newId(20)}, 'commission', ${sale.sellerId}, ${sale.orderId}, ${sale.lineId}, ${moment}::timestamptz from sale where ${sale.commissionCents}::bigint <> 0
+        select ${newId(20)}, ${sale.commissionCents < 0 ? 'failover-extra' : 'commission'}, ${sale.sellerId}, ${sale.orderId}, ${sale.lineId}, ${moment}::timestamptz from sale where ${sale.commissionCents}::bigint <> 0
         returning id
       )
       insert into ledger_lines (entry_id, account, amount_cents)
@@ -156,9 +158,13 @@ export class Ledger {
     ]);
   }
 
-  /** What claims refunded of an order's payment, or of some of its lines (cents): a later refund gives back only the rest. */
-  refundedAfterClaims(db: Db, orderId: string, lineIds?: string[]): Promise<number> {
-    return refundedAfterClaimsOf(db, orderId, lineIds);
+  /**
+   * What a refund of these lines gives back, read from the ledger (decision 031): for a delivered line,
+   * what its sale took in less what claims gave back since; a line with no sale posted moved no money
+   * in the ledger, and is not in the answer (its buyer's payment for it is still whole).
+   */
+  salePricesLeft(db: Db, lineIds: string[]): Promise<Map<string, number>> {
+    return salePricesLeft(db, lineIds);
   }
 
   /**
@@ -280,7 +286,7 @@ export class Ledger {
     const { items, total } = await sellerEntries(this.database.db, sellerId, page, pageSize);
     return {
       total,
-      items: items.map((item) => ({ _id: item.id, date: item.at.toISOString(), kind: item.kind === 'transfer' ? 'payout' : item.kind, amount: centsToEuro(Number(item.amount)), orderId: item.order_id })),
+      items: items.map((item) => ({ _id: item.id, date: item.at.toISOString(), kind: sellerKind(item.kind), amount: centsToEuro(Number(item.amount)), orderId: item.order_id })),
     };
   }
 
@@ -302,6 +308,13 @@ export function toPayout(row: PayoutRow, sellerName: string): Payout {
     createdAt: row.createdAt.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
   };
+}
+
+/** How a seller's statement names an entry: a transfer is its payout's, the store's failover extra a commission in its favour. */
+function sellerKind(kind: EntryKind): LedgerKind {
+  if (kind === 'transfer') return 'payout';
+  if (kind === 'failover-extra') return 'commission';
+  return kind;
 }
 
 function sqlLock(key: number) {

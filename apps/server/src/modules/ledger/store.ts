@@ -147,7 +147,7 @@ export async function saleOfLine(tx: Db, lineId: string): Promise<{ sellerId: st
   );
   const sale = rows.find((row) => row.kind === 'sale');
   if (!sale) return undefined;
-  const commission = rows.find((row) => row.kind === 'commission');
+  const commission = rows.find((row) => row.kind === 'commission' || row.kind === 'failover-extra');
   const claims = rows.filter((row) => row.kind === 'claim');
   return {
     sellerId: sale.seller_id,
@@ -157,15 +157,19 @@ export async function saleOfLine(tx: Db, lineId: string): Promise<{ sellerId: st
   };
 }
 
-/** What claims refunded of an order's payment, in cents. */
-export async function refundedAfterClaimsOf(db: Db, orderId: string, lineIds?: string[]): Promise<number> {
-  if (lineIds?.length === 0) return 0;
-  const [row] = await queryRows<{ total: string }>(
+/**
+ * What the ledger still holds of each line's sale for its buyer (cents): the price its sale took in,
+ * less what claims and a refund gave back. Lines with no sale posted (not delivered) are not in the answer.
+ */
+export async function salePricesLeft(db: Db, lineIds: string[]): Promise<Map<string, number>> {
+  if (lineIds.length === 0) return new Map();
+  const rows = await queryRows<{ line_id: string; left: string }>(
     db,
-    sql`select coalesce(sum(l.amount_cents), 0)::text as total from ledger_entries e join ledger_lines l on l.entry_id = e.id
-        where e.order_id = ${orderId} and e.kind = 'claim' and l.account = 'payments' ${lineIds ? sql`and e.line_id in ${inList(lineIds)}` : sql``}`,
+    sql`select e.line_id, (-sum(l.amount_cents))::text as left from ledger_entries e join ledger_lines l on l.entry_id = e.id
+        where e.line_id in ${inList(lineIds)} and l.account = ${accounts.payments}
+        group by e.line_id having bool_or(e.kind = 'sale')`,
   );
-  return Number(row?.total ?? 0);
+  return new Map(rows.map((row) => [row.line_id, Number(row.left)]));
 }
 
 /** Sales whose hold is over and which are neither released nor refunded, oldest first, after `after` (a sale's release time and id). */
@@ -174,7 +178,7 @@ export function salesDue(db: Db, now: Date, limit: number, after?: { at: Date; i
     db,
     sql`select s.id, s.seller_id, s.line_id, s.release_at,
           (select coalesce(sum(l.amount_cents), 0) from ledger_lines l join ledger_entries c on c.id = l.entry_id
-             where c.line_id = s.line_id and c.kind in ('sale', 'commission', 'claim') and l.account = 'seller:' || s.seller_id || ':held')::text as net
+             where c.line_id = s.line_id and c.kind in ('sale', 'commission', 'failover-extra', 'claim') and l.account = 'seller:' || s.seller_id || ':held')::text as net
         from ledger_entries s
         where s.kind = 'sale' and s.release_at <= ${now.toISOString()}::timestamptz
           and not exists (select 1 from ledger_entries r where r.releases = s.id)

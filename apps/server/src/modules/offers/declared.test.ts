@@ -195,6 +195,43 @@ describe('declared stock', () => {
     expect(await balance()).toBe(0);
   });
 
+  it("moves a paid line to a dearer seller within the store's extra, posting that extra as a failover extra", async () => {
+    // The house holds one key, the line wants two: only the dearer seller can take it over.
+    const game = await t.gameWithStock(1, 24);
+    const cheap = await justUnderHouse(game);
+    const { seller: failing } = await declaredSeller('error', game, cheap);
+    const buyer = await t.buyer();
+    const { order } = await t.order(buyer, game, 2);
+    const paidUnit = order.lines[0]!.unitPrice;
+    // A seller on no commission whose net is 5 % above what the buyer paid: within the 10 % the store adds.
+    const dearUser = await t.buyer();
+    const dear = (await call<{ seller: Seller }>(dearUser, 'POST', '/api/sellers', { name: 'Dearer Keys', contactEmail: 'dear@example.com', country: 'FR' })).body.seller;
+    expect((await call(admin, 'PATCH', `/api/admin/sellers/${dear._id}`, { status: 'active', holdDays: 0, commissionPercent: 0, commissionFixed: 0 })).status).toBe(200);
+    const net = Math.round(paidUnit * 105) / 100;
+    const dearOffer = (await call<{ offer: Offer }>(dearUser, 'POST', '/api/seller/offers', { gameId: game, netPrice: net })).body.offer;
+    expect((await call(dearUser, 'POST', `/api/seller/offers/${dearOffer._id}/keys`, { keys: ['DEAR-AAAA-1111', 'DEAR-BBBB-2222'] })).status).toBe(200);
+    const paid = await deliver(buyer, order._id);
+    expect(paid.deliveryStatus).toBe('Delivered');
+    expect(paid.lines[0]).toMatchObject({ seller: 'Dearer Keys', unitPrice: paidUnit });
+    const entries = await queryRows<{ kind: string; account: string; amount: number }>(
+      t.database.db,
+      sql`select e.kind, l.account, l.amount_cents::int as amount from ledger_entries e join ledger_lines l on l.entry_id = e.id where e.order_id = ${order._id} and e.kind in ('sale', 'commission', 'failover-extra') order by e.kind, l.account`,
+    );
+    const extra = Math.round(net * 100) * 2 - Math.round(paidUnit * 100) * 2;
+    expect(entries).toEqual([
+      { kind: 'failover-extra', account: 'commission', amount: -extra },
+      { kind: 'failover-extra', account: `seller:${dear._id}:held`, amount: extra },
+      { kind: 'sale', account: 'payments', amount: -Math.round(paidUnit * 100) * 2 },
+      { kind: 'sale', account: `seller:${dear._id}:held`, amount: Math.round(paidUnit * 100) * 2 },
+    ]);
+    // The seller sees the store's extra as a commission in its favour; its failing rival paid the fee.
+    const statement = (await call<{ items: Array<{ kind: string; amount: number }> }>(dearUser, 'GET', '/api/seller/ledger')).body.items;
+    expect(statement.map((item) => [item.kind, item.amount]).sort()).toEqual([['commission', extra / 100], ['sale', (Math.round(paidUnit * 100) * 2) / 100]].sort());
+    const [fee] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from ledger_entries where kind = 'fee' and seller_id = ${failing._id}`);
+    expect(fee!.n).toBe(1);
+    expect(await balance()).toBe(0);
+  });
+
   it("ignores a seller's answer that comes after the deadline, fails over, and cancels", async () => {
     const game = await t.gameWithStock(5, 14);
     const { fake } = await declaredSeller('slow-provide', game, await justUnderHouse(game));

@@ -20,7 +20,7 @@ import {
 import { sql } from 'drizzle-orm';
 import { inList, queryRows, type Database, type Db } from '../../db/client.ts';
 import { Conflict, Invalid } from '../../platform/errors.ts';
-import type { GameStock, StoreEventBus } from '../../platform/events.ts';
+import type { StoreEventBus } from '../../platform/events.ts';
 import { compose, type MailContext } from '../../platform/mail/layout.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import type { Ledger } from '../ledger/ports.ts';
@@ -152,12 +152,13 @@ export class SellerDelivery {
   /**
    * Asks each seller of the order's `requested` reservations to hold its keys, all at once, each within
    * the reserve deadline. Answers the reservations refused (an error, a silence, anything but
-   * `{ reserved: true }`), already moved to failed; the others are reserved. A `reserved: true` that
-   * comes after the deadline meets a failed reservation, and the cancel owed to it goes out.
+   * `{ reserved: true }`) with why, still requested: the caller fails each in the transaction that moves
+   * its line on (failWithin), so a crash in between leaves an open reservation, never a failed one
+   * whose line waits on its offer. The others are reserved.
    */
-  async confirm(orderId: string): Promise<ReservationRow[]> {
+  async confirm(orderId: string): Promise<Refusal[]> {
     const requested = await reservationsOfOrder(this.db, orderId, ['requested']);
-    const refused: ReservationRow[] = [];
+    const refused: Refusal[] = [];
     await Promise.all(
       requested.map(async (reservation) => {
         const seller = (await this.deps.sellers.find(reservation.sellerId))!;
@@ -169,7 +170,7 @@ export class SellerDelivery {
           return;
         }
         // A refusal or a silence counts for the offer's breaker like a failed provide; no fee: nothing was sold.
-        if (await this.failed(reservation, `reserve refused: ${result.error ?? 'the seller did not answer { reserved: true }'}`, 0)) refused.push(reservation);
+        refused.push({ reservation, reason: `reserve refused: ${result.error ?? 'the seller did not answer { reserved: true }'}` });
       }),
     );
     return refused;
@@ -230,26 +231,32 @@ export class SellerDelivery {
   }
 
   /**
-   * A reservation whose seller failed after payment: moved to failed (the cancel then goes out), the
-   * failure fee posted to the seller's balance, and the offer's breaker counted. Answers false when it
-   * was no longer open (another run settled it).
+   * A reservation whose seller failed, in the caller's transaction (decision 031: with the move of its
+   * line, or the refund that line is owed): moved to failed (the cancel then goes out), the failure fee
+   * posted to the seller's balance, and the offer's breaker counted. Answers what to announce once the
+   * transaction commits, or undefined when it was no longer open (another run settled it).
    */
+  async failWithin(tx: Db, reservation: ReservationRow, reason: string, feeCents: number): Promise<FailedReservation | undefined> {
+    // The game before the offer (the breaker may change both), in placement's order.
+    await this.deps.market.lock(tx, [reservation.gameId]);
+    const moved = await moveReservations(tx, [reservation.id], 'failed', reason.slice(0, 500));
+    if (moved.length === 0) return undefined;
+    await this.deps.ledger.postFee(tx, { reservationId: reservation.id, sellerId: reservation.sellerId, orderId: reservation.orderId, amountCents: feeCents });
+    const tripped = await this.countFailure(tx, reservation.offerId);
+    const games = tripped ? await this.deps.market.refresh(tx, [reservation.gameId]) : [];
+    return {
+      announce: async () => {
+        if (games.length > 0) this.deps.events.emit('stock-moved', { games });
+        if (tripped) await this.tellSeller(tripped);
+      },
+    };
+  }
+
+  /** failWithin in a transaction of its own (a claim's replacement, whose line is not moved). */
   async failed(reservation: ReservationRow, reason: string, feeCents: number): Promise<boolean> {
-    let games: GameStock[] = [];
-    let tripped: { offerId: string; sellerId: string; title: string; why: string } | undefined;
-    const failed = await this.db.transaction(async (tx) => {
-      // The game before the offer (the breaker may change both), in placement's order.
-      await this.deps.market.lock(tx, [reservation.gameId]);
-      const moved = await moveReservations(tx, [reservation.id], 'failed', reason.slice(0, 500));
-      if (moved.length === 0) return false;
-      await this.deps.ledger.postFee(tx, { reservationId: reservation.id, sellerId: reservation.sellerId, orderId: reservation.orderId, amountCents: feeCents });
-      tripped = await this.countFailure(tx, reservation.offerId);
-      if (tripped) games = await this.deps.market.refresh(tx, [reservation.gameId]);
-      return true;
-    });
-    if (games.length > 0) this.deps.events.emit('stock-moved', { games });
-    if (tripped) await this.tellSeller(tripped);
-    return failed;
+    const failure = await this.db.transaction((tx) => this.failWithin(tx, reservation, reason, feeCents));
+    await failure?.announce();
+    return failure !== undefined;
   }
 
   /** The breaker: hides the offer for 15, 30, then 60 minutes, or pauses it after 3 failures in a row. */
@@ -342,6 +349,17 @@ export class SellerDelivery {
     if (games.length > 0) this.deps.events.emit('stock-moved', { games });
     return games.length;
   }
+}
+
+/** A declared seller's refusal to hold keys at placement, and why. */
+export interface Refusal {
+  reservation: ReservationRow;
+  reason: string;
+}
+
+/** A reservation failed in a caller's transaction: what its failure changes outside it, told once that commits. */
+export interface FailedReservation {
+  announce(): Promise<void>;
 }
 
 /** Thrown to roll back a provide's keys: the reservation moved on, or a key is in another seller's stock. */

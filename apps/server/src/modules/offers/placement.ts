@@ -36,6 +36,7 @@ export interface PlacedLine {
   commissionCents: number | null;
   refundedAt: Date | null;
   refundReason: string | null;
+  refundOwedAt: Date | null;
 }
 
 /** A line on an offer, as the moves of its keys need it. */
@@ -139,6 +140,7 @@ function lineOf(
     commissionCents: offer.sellerId === HOUSE_SELLER_ID ? null : offer.priceCents - offer.netPriceCents,
     refundedAt: null,
     refundReason: null,
+    refundOwedAt: null,
     request: request.index,
   };
 }

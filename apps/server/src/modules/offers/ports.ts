@@ -2,6 +2,6 @@
 // its service, the shapes its methods take and answer, and the house offer's id rule (decision 031).
 export type { EndingLine, OffersService } from './service.ts';
 export type { LineOnOffer, OrderRequestLine, PlacedLine, Reroute } from './placement.ts';
-export type { ProvideOutcome } from './declared.ts';
+export type { FailedReservation, ProvideOutcome, Refusal } from './declared.ts';
 export type { ReservationRow } from './reservations.ts';
 export type { MarketOffer } from './store.ts';

@@ -27,7 +27,7 @@ import type { GameStock } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
 import type { GameStockRows } from '../catalog/ports.ts';
 import type { SellerRow } from '../sellers/ports.ts';
-import { SellerDelivery, type ProvideOutcome, type SellerDeliveryDeps } from './declared.ts';
+import { SellerDelivery, type FailedReservation, type ProvideOutcome, type Refusal, type SellerDeliveryDeps } from './declared.ts';
 import { houseOffer } from './house.ts';
 import { Market } from './market.ts';
 import { sealKeys } from './seal.ts';
@@ -108,8 +108,8 @@ export class OffersService {
     return takeLinesAgain(this.market, tx, orderId, lines);
   }
 
-  /** Asks the declared sellers of an order's new reservations to hold their keys; answers those refused. */
-  confirmReservations(orderId: string): Promise<ReservationRow[]> {
+  /** Asks the declared sellers of an order's new reservations to hold their keys; answers those refused, still open, with why. */
+  confirmReservations(orderId: string): Promise<Refusal[]> {
     return this.declared.confirm(orderId);
   }
 
@@ -165,19 +165,18 @@ export class OffersService {
     return openReservationsOfLines(this.db, lineIds);
   }
 
-  /** Whether a line's own offer failed it (its reservation for that offer failed). */
-  async failedOn(line: Pick<LineOnOffer, 'id' | 'offerId'>): Promise<boolean> {
-    return (await failedOffersOfLine(this.db, line.id)).has(line.offerId);
-  }
-
   /** Asks a declared seller for a reservation's keys (3 attempts). */
   provide(reservationId: string): Promise<ProvideOutcome> {
     return this.declared.provide(reservationId);
   }
 
-  /** A declared seller failed a reservation: it fails (a cancel is owed), the fee is posted, the breaker counts. */
-  failReservation(reservation: ReservationRow, reason: string, feeCents: number): Promise<boolean> {
-    return this.declared.failed(reservation, reason, feeCents);
+  /**
+   * A declared seller failed a reservation, in the caller's transaction, which moves its line on or owes
+   * its refund (decision 031): it fails (a cancel is owed), the fee is posted, the breaker counts.
+   * Answers what to announce after the commit, or undefined when it was settled already.
+   */
+  failReservation(tx: Db, reservation: ReservationRow, reason: string, feeCents: number): Promise<FailedReservation | undefined> {
+    return this.declared.failWithin(tx, reservation, reason, feeCents);
   }
 
   /**

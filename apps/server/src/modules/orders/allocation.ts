@@ -18,7 +18,7 @@ import { centsToEuro, HOUSE_SELLER_ID, UNDELIVERED_REFUND_HOURS } from '@keystor
 import type { Ledger } from '../ledger/ports.ts';
 import { deliveryDelayedMail, receiptMail, type Recipient } from '../../platform/mail/order-mails.ts';
 import type { OrderRefunds } from './refunds.ts';
-import type { OffersService } from '../offers/ports.ts';
+import type { OffersService, ReservationRow } from '../offers/ports.ts';
 import { moveLine } from './failover.ts';
 import {
   takeDelayNotice,
@@ -29,6 +29,7 @@ import {
   lockOrderForDelivery,
   longUndelivered,
   markDelivered,
+  markRefundOwed,
   undeliveredOrders,
   updateOrder,
   type OrderToDeliver,
@@ -264,11 +265,12 @@ export class KeyAllocator {
 
   /**
    * Has each declared-stock seller of the order hand over its keys (issue 24), all at once. A seller
-   * that fails (after its attempts, or at once for a wrong count or a known key) loses the line: its
-   * reservation fails (a cancel goes out, a fee is posted, its breaker counts), and the line moves to the
-   * next offer with the stock, at what the buyer paid plus at most FAILOVER_MAX_EXTRA_PERCENT of the
-   * store's own; with none, only that line is refunded, with a mail. Never the whole order for one seller.
-   * Answers the order's lines still to deliver, or 'refunded' when nothing is left of it.
+   * that fails (after its attempts, or at once for a wrong count or a known key) loses the line: in one
+   * transaction its reservation fails (a cancel goes out, a fee is posted, its breaker counts) and the
+   * line moves to the next offer with the stock, at what the buyer paid plus at most
+   * FAILOVER_MAX_EXTRA_PERCENT of the store's own, or, with none, the line is marked owed its refund,
+   * which is given next (a crash in between leaves the mark, and the next run gives it). Never the whole
+   * order for one seller. Answers the order's lines still to deliver, or 'refunded' when nothing is left of it.
    */
   private async provideDeclared(order: OrderRow, lines: OrderLineRow[]): Promise<OrderLineRow[] | 'refunded'> {
     const { offers, database, log } = this.deps;
@@ -277,21 +279,19 @@ export class KeyAllocator {
     for (let round = 0; round < MAX_FAILOVERS; round += 1) {
       const open = await this.withTurn(() => offers.openReservations(current.map((line) => line.id)));
       const waiting = open.filter((reservation) => reservation.state !== 'provided');
-      // A line still on the offer whose reservation failed: the run that failed it died before moving it on
-      // (the failure and the move are two transactions). Left so, it would wait for keys nobody sends.
-      const stranded = await this.strandedLines(current, open);
-      if (waiting.length === 0 && stranded.length === 0) return current;
+      const owed = current.filter((line) => line.refundOwedAt);
+      if (waiting.length === 0 && owed.length === 0) return current;
       const outcomes = await Promise.all(waiting.map(async (reservation) => ({ reservation, outcome: await offers.provide(reservation.id) })));
       for (const { reservation, outcome } of outcomes) {
         if (outcome.ok || outcome.gone) continue;
         const line = current.find((candidate) => candidate.id === reservation.lineId)!;
         log.warn({ orderId: order.id, lineId: line.id, offerId: reservation.offerId, reason: outcome.reason }, 'a seller failed to hand over keys; failing over');
-        if (!(await offers.failReservation(reservation, outcome.reason, (line.commissionCents ?? 0) * line.quantity))) continue;
-        if ((await this.moveOrRefund(order, line)) === 'refunded') return 'refunded';
+        const step = await this.failOver(order, line, reservation, outcome.reason);
+        if (step === 'gone') return 'refunded';
+        if (step === 'owed') owed.push(line);
       }
-      for (const line of stranded) {
-        log.warn({ orderId: order.id, lineId: line.id, offerId: line.offerId }, 'a line was left on the offer that failed it; failing over');
-        if ((await this.moveOrRefund(order, line)) === 'refunded') return 'refunded';
+      for (const line of owed) {
+        if ((await this.refundOwed(order, line)) === 'refunded') return 'refunded';
       }
       current = (await this.withTurn(() => linesOf(database.db, [order.id]))).filter((line) => !line.refundedAt);
       if (current.length === 0) return 'refunded';
@@ -299,40 +299,40 @@ export class KeyAllocator {
     return current;
   }
 
-  /** Seller lines with no open reservation whose own offer failed them (a reservation of theirs for it is failed). */
-  private async strandedLines(lines: OrderLineRow[], open: Array<{ lineId: string }>): Promise<OrderLineRow[]> {
-    const unreserved = lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID && !open.some((reservation) => reservation.lineId === line.id));
-    if (unreserved.length === 0) return [];
-    return this.withTurn(async () => {
-      const stranded: OrderLineRow[] = [];
-      for (const line of unreserved) if (await this.deps.offers.failedOn(line)) stranded.push(line);
-      return stranded;
-    });
-  }
-
   /**
-   * Moves a line whose seller failed to the next offer, at what the buyer paid plus at most
-   * FAILOVER_MAX_EXTRA_PERCENT of the store's own, or refunds that line alone. Answers 'refunded' when
-   * nothing is left of the order.
+   * One seller's failure, in one transaction: its reservation fails and its line moves to the next offer
+   * at what the buyer paid plus at most FAILOVER_MAX_EXTRA_PERCENT of the store's own, or is marked owed
+   * its refund. 'gone': the order is no longer paid (refunded meanwhile, on any instance); 'settled':
+   * another run failed the reservation first.
    */
-  private async moveOrRefund(order: OrderRow, line: OrderLineRow): Promise<'moved' | 'open' | 'refunded'> {
-    const { database, refunds, log } = this.deps;
+  private async failOver(order: OrderRow, line: OrderLineRow, reservation: ReservationRow, reason: string): Promise<'moved' | 'owed' | 'gone' | 'settled'> {
+    const { database, offers, log } = this.deps;
     const maxUnitCents = Math.floor((line.unitPriceCents * (100 + this.deps.failoverMaxExtraPercent)) / 100);
-    const moved = await this.withTurn(() =>
+    const step = await this.withTurn(() =>
       database.db.transaction(async (tx) => {
-        // Refunded meanwhile (the owner, on any instance): nothing is moved, no stock taken.
+        // The order first, as every delivery takes it; refunded meanwhile, nothing is moved, no stock taken.
         const current = await lockOrderForDelivery(tx, order.id);
-        if (current?.status !== 'Paid') return 'gone' as const;
+        if (current?.status !== 'Paid') return { kind: 'gone' as const };
+        const failure = await offers.failReservation(tx, reservation, reason, (line.commissionCents ?? 0) * line.quantity);
+        if (!failure) return { kind: 'settled' as const };
         const fresh = (await linesOf(tx, [order.id])).find((candidate) => candidate.id === line.id)!;
-        return moveLine(this.deps.offers, tx, fresh, maxUnitCents);
+        const moved = await moveLine(offers, tx, fresh, maxUnitCents);
+        if (!moved.moved) await markRefundOwed(tx, line.id);
+        return { kind: moved.moved ? ('moved' as const) : ('owed' as const), failure, to: moved.moved ? moved.offer.offerId : undefined };
       }),
     );
-    if (moved === 'gone') return 'refunded';
-    if (moved.moved) {
-      log.info({ orderId: order.id, lineId: line.id, to: moved.offer.offerId }, 'line moved to the next offer');
-      return 'moved';
-    }
-    return refunds.refundLines(order, [line], `The seller of ${line.title} could not hand over your key${line.quantity === 1 ? '' : 's'}, and no other offer could replace ${line.quantity === 1 ? 'it' : 'them'} at the price you paid, so your money for ${line.quantity === 1 ? 'it' : 'them'} goes back in full. The rest of your order is not affected.`);
+    if ('failure' in step) await step.failure?.announce();
+    if (step.kind === 'moved') log.info({ orderId: order.id, lineId: line.id, to: step.to }, 'line moved to the next offer');
+    return step.kind;
+  }
+
+  /** Gives back the money of a line its failover found no offer for (marked owed in the failure's transaction). */
+  private refundOwed(order: OrderRow, line: OrderLineRow): Promise<'open' | 'refunded'> {
+    return this.deps.refunds.refundLines(
+      order,
+      [line],
+      `The seller of ${line.title} could not hand over your key${line.quantity === 1 ? '' : 's'}, and no other offer could replace ${line.quantity === 1 ? 'it' : 'them'} at the price you paid, so your money for ${line.quantity === 1 ? 'it' : 'them'} goes back in full. The rest of your order is not affected.`,
+    );
   }
 
   /**

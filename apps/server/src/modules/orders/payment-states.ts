@@ -6,7 +6,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { orderMessages, type OrderStatus, type PaymentProviderName } from '@keystore/contract';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, Db } from '../../db/client.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
 import type { GameStock, StoreEventBus } from '../../platform/events.ts';
 import type { LibraryService } from '../library/ports.ts';
@@ -158,25 +158,34 @@ export class PaymentStates implements PaymentOutcomes {
   }
 
   /** Ends an unpaid order (declined, lapsed, cancelled by its buyer, or no checkout) and puts its stock back; any other state is left alone. */
-  async closeUnpaid(orderId: string, status: 'Declined' | 'Expired' | 'Cancelled', reason: string | null, actor: Actor | SQL): Promise<void> {
-    const closed = await this.db.transaction(async (tx) => {
-      const order = await lockOrder(tx, orderId);
-      if (!order || order.status !== 'Awaiting payment') return undefined;
-      await transition(tx, { id: orderId }, {
-        status: { from: ['Awaiting payment'], to: status },
-        delivery: { from: ['Pending'], to: 'Not delivered' },
-        actor,
-        reason,
-        set: { declineReason: reason },
-      });
-      const returned = await this.deps.offers.release(tx, await linesOf(tx, [orderId]));
-      // The customer hears of the decline exactly when it is committed.
-      if (status === 'Declined') await this.deps.events.publish('order-declined', { tx, orderId, userId: order.userId, reason });
-      return { order, returned };
+  async closeUnpaid(orderId: string, status: ClosedStatus, reason: string | null, actor: Actor | SQL): Promise<void> {
+    const closed = await this.db.transaction((tx) => this.closeWithin(tx, orderId, status, reason, actor));
+    await closed?.announce();
+  }
+
+  /**
+   * closeUnpaid in the caller's transaction (a placement whose sellers all refused closes its order with
+   * the failures): answers what to announce once it commits, or undefined when the order was not awaiting payment.
+   */
+  async closeWithin(tx: Db, orderId: string, status: ClosedStatus, reason: string | null, actor: Actor | SQL): Promise<{ announce(): Promise<void> } | undefined> {
+    const order = await lockOrder(tx, orderId);
+    if (!order || order.status !== 'Awaiting payment') return undefined;
+    await transition(tx, { id: orderId }, {
+      status: { from: ['Awaiting payment'], to: status },
+      delivery: { from: ['Pending'], to: 'Not delivered' },
+      actor,
+      reason,
+      set: { declineReason: reason },
     });
-    if (!closed) return;
-    this.deps.events.emit('stock-moved', { games: closed.returned });
-    if (status !== 'Declined') this.deps.events.emit(status === 'Expired' ? 'order-expired' : 'order-cancelled', { orderId, userId: closed.order.userId });
+    const returned = await this.deps.offers.release(tx, await linesOf(tx, [orderId]));
+    // The customer hears of the decline exactly when it is committed.
+    if (status === 'Declined') await this.deps.events.publish('order-declined', { tx, orderId, userId: order.userId, reason });
+    return {
+      announce: async () => {
+        this.deps.events.emit('stock-moved', { games: returned });
+        if (status !== 'Declined') this.deps.events.emit(status === 'Expired' ? 'order-expired' : 'order-cancelled', { orderId, userId: order.userId });
+      },
+    };
   }
 
   /**
@@ -210,6 +219,9 @@ export class PaymentStates implements PaymentOutcomes {
     return { orderId, status: current.status, deliveryStatus: current.deliveryStatus, newlyPaid: false };
   }
 }
+
+/** The states an unpaid order is closed in. */
+type ClosedStatus = 'Declined' | 'Expired' | 'Cancelled';
 
 /** The move to Paid, from whichever state the caller names: the money's reference, and the paying instance's grace before the retry job may deliver. */
 function paidMove(payment: PaymentReport) {

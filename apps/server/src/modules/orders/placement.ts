@@ -30,6 +30,7 @@ import { assertAwaitingPayment, type PaymentStates } from './payment-states.ts';
 import {
   insertOrder,
   linesOfOrder,
+  lockOrder,
   lockPlacers,
   orderOfAttempt,
   releaseIdempotencyKey,
@@ -39,6 +40,11 @@ import {
 } from './store.ts';
 import type { OffersService, OrderRequestLine } from '../offers/ports.ts';
 import { moveLine } from './failover.ts';
+
+/** What a transaction's failures and closings change outside it, told once it commits. */
+interface Announce {
+  announce(): Promise<void>;
+}
 
 /** Rounds of asking sellers to confirm, each moving the refused lines to the next offer. */
 const MAX_CONFIRM_ROUNDS = 4;
@@ -175,21 +181,32 @@ export class OrderPlacement {
       if (refused.length === 0) return linesOfOrder(this.db, row.id);
       const dearer: Array<{ gameId: string; price: number }> = [];
       let gone: OrderLineRow | undefined;
-      await this.db.transaction(async (tx) => {
+      // Each refusal fails its reservation and moves its line in one transaction (decision 031), with the
+      // order closed in it too when a line finds no offer: the order first, then games in id order, as
+      // a delivery and placement lock them.
+      const outcome = await this.db.transaction(async (tx) => {
+        if ((await lockOrder(tx, row.id))?.status !== 'Awaiting payment') return { announce: [] as Announce[], closed: true };
         const current = await linesOfOrder(tx, row.id);
-        for (const reservation of refused) {
+        const announce: Announce[] = [];
+        for (const { reservation, reason } of refused.sort((a, b) => (a.reservation.gameId < b.reservation.gameId ? -1 : 1))) {
+          const failure = await offers.failReservation(tx, reservation, reason, 0);
+          if (!failure) continue;
+          announce.push(failure);
           const line = current.find((candidate) => candidate.id === reservation.lineId)!;
           const moved = await moveLine(offers, tx, line, line.unitPriceCents);
           if (moved.moved) continue;
           if (moved.cheapestCents === undefined) gone = line;
           else dearer.push({ gameId: line.gameId, price: centsToEuro(moved.cheapestCents) });
         }
+        if (!gone && dearer.length === 0) return { announce, closed: false };
+        const closed = await this.deps.payments.closeWithin(tx, row.id, 'Cancelled', 'a seller could not hold the keys', 'system:placement');
+        return { announce: closed ? [...announce, closed] : announce, closed: true };
       });
-      if (gone || dearer.length > 0) {
-        await this.deps.payments.closeUnpaid(row.id, 'Cancelled', 'a seller could not hold the keys', 'system:placement');
-        if (gone) throw new Conflict(orderMessages.outOfStock(gone.title, 0));
-        throw new HttpError(409, sellerMessages.priceChanged, {}, { prices: dearer });
-      }
+      for (const each of outcome.announce) await each.announce();
+      if (gone) throw new Conflict(orderMessages.outOfStock(gone.title, 0));
+      if (dearer.length > 0) throw new HttpError(409, sellerMessages.priceChanged, {}, { prices: dearer });
+      // Lapsed meanwhile: paying it answers why.
+      if (outcome.closed) return linesOfOrder(this.db, row.id);
     }
     return linesOfOrder(this.db, row.id);
   }

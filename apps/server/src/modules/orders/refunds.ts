@@ -73,8 +73,7 @@ export class OrderRefunds {
     const order = await this.refundableOrder(orderId, by);
     if (order.status === 'Refunded') return order;
     const lines = await linesOf(this.db, [orderId]);
-    // Keys refunded one by one after claims (issue 24) are not refunded again.
-    const left = order.amountCents - lines.filter((line) => line.refundedAt).reduce((sum, line) => sum + lineCents(line), 0) - (await this.deps.ledger.refundedAfterClaims(this.db, orderId));
+    const left = await this.owedBack(lines.filter((line) => !line.refundedAt));
     const provider = this.providers.get(order.provider);
     if (!provider) throw new Conflict(orderMessages.refundProviderMissing);
     await provider.refund({ id: order.id, amountCents: left, currency: order.currency, providerRef: order.providerRef });
@@ -152,7 +151,9 @@ export class OrderRefunds {
       const row = await this.refundOrder(order.id, { store: 'delivery', reason });
       return row.status === 'Refunded' ? 'refunded' : 'open';
     }
-    const cents = lines.reduce((sum, line) => sum + lineCents(line), 0) - (await this.deps.ledger.refundedAfterClaims(this.db, order.id, lines.map((line) => line.id)));
+    // Refunded whole meanwhile (the owner, on any instance): its money went back with it, this part never goes too.
+    if ((await findOrder(this.db, order.id))?.status !== 'Paid') return 'refunded';
+    const cents = await this.owedBack(lines);
     // One part per set of lines: asked again after a crash, the same part goes back once.
     const part = `lines-${[...refunding].sort().join('-')}`.slice(0, 200);
     await this.provider(order.provider).refund({ id: order.id, amountCents: cents, part, currency: order.currency, providerRef: order.providerRef });
@@ -197,6 +198,16 @@ export class OrderRefunds {
     });
     this.deps.mailer.flush();
     return cents;
+  }
+
+  /**
+   * What going back of these lines is owed to their buyer: for a delivered line, what the ledger still
+   * holds of its sale (keys refunded one by one after claims are not refunded again); for one never
+   * delivered, which moved no money in the ledger, what was paid for it.
+   */
+  private async owedBack(lines: OrderLineRow[]): Promise<number> {
+    const posted = await this.deps.ledger.salePricesLeft(this.db, lines.map((line) => line.id));
+    return lines.reduce((sum, line) => sum + (posted.get(line.id) ?? lineCents(line)), 0);
   }
 
   private async refundableOrder(orderId: string, by: RefundBy): Promise<OrderRow> {

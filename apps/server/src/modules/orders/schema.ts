@@ -103,6 +103,11 @@ export const orderLines = pgTable(
     /** Set when this line's money went back without its keys (the supplier's price rose above what the buyer paid). */
     refundedAt: moment('refunded_at'),
     refundReason: text('refund_reason'),
+    /**
+     * Set, in the transaction that failed its seller, when a failover found no other offer (decision 031):
+     * the refund is owed, and the next delivery run gives it (the provider's refund is outside any transaction).
+     */
+    refundOwedAt: moment('refund_owed_at'),
     /** The offer the keys come from: a seller's offer id, or `h<gameId>` for the house's (the supplier's feed). */
     offerId: text('offer_id').notNull(),
     sellerId: text('seller_id').notNull().default('house'),

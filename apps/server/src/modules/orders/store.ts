@@ -226,6 +226,11 @@ export function markLinesRefunded(tx: Db, orderId: string, lineIds: string[], re
     .returning();
 }
 
+/** A failed-over line found no other offer: its refund is owed (decision 031), in the failure's transaction. */
+export async function markRefundOwed(tx: Db, lineId: string): Promise<void> {
+  await tx.update(orderLines).set({ refundOwedAt: new Date() }).where(and(eq(orderLines.id, lineId), isNull(orderLines.refundOwedAt)));
+}
+
 /** Paid orders still without their keys `hours` after payment: the store gives their money back. */
 export async function longUndelivered(db: Db, hours: number, limit: number): Promise<string[]> {
   const rows = await db

@@ -1,0 +1,1 @@
+ALTER TABLE "order_lines" ADD COLUMN "refund_owed_at" timestamp with time zone;

@@ -1,0 +1,2 @@
+ALTER TABLE "ledger_entries" DROP CONSTRAINT "ledger_entries_kind_check";--> statement-breakpoint
+ALTER TABLE "ledger_entries" ADD CONSTRAINT "ledger_entries_kind_check" CHECK ("ledger_entries"."kind" in ('sale', 'commission', 'release', 'refund', 'payout', 'fee', 'claim', 'transfer', 'failover-extra'));
