@@ -10,6 +10,9 @@ export const ADMIN_STATS_DEFAULT_DAYS = 30;
 export const ADMIN_STATS_MAX_DAYS = 366;
 export const ADMIN_TOP_GAMES = 10;
 /** The store's markup over the supplier's price stays "small" (the terms): 0 to 30 %. */
+/** What a guest may buy unless the owner sets otherwise (issue 29): euro per order, copies of a title, orders per e-mail per 24 hours. */
+export const GUEST_LIMIT_DEFAULTS = { maxOrderEuro: 150, maxCopies: 2, ordersPerDay: 3 } as const;
+
 export const MARKUP_PERCENT_MIN = 0;
 export const MARKUP_PERCENT_MAX = 30;
 export const ADMIN_REASON_MAX = 500;
@@ -61,6 +64,7 @@ export const adminMessages = {
   ownBlock: 'You cannot block your own account.',
   accountBlocked: 'This account is blocked. Please contact support.',
   markupRange: `Markup must be between ${MARKUP_PERCENT_MIN} and ${MARKUP_PERCENT_MAX} %.`,
+  guestLimitRange: 'Guest limits must be whole numbers of at least 0 (euro up to 10,000; copies up to 10; orders up to 100 a day)',
   priceOverridePositive: 'A price must be more than 0.',
   dateInvalid: 'Dates must be written as YYYY-MM-DD.',
   periodInvalid: `The period must start before it ends and span at most ${ADMIN_STATS_MAX_DAYS} days.`,

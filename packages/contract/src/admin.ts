@@ -1,7 +1,7 @@
 // The back office's API (issue 15): /api/admin/*, for the admin role only. Requests and answers as zod
 // schemas; the limits and texts they use are zod-free, in admin-rules.ts.
 import { z } from 'zod';
-import { DELIVERY_STATUSES, MAX_SEARCH_LENGTH, MEMBERSHIP_TIERS, ORDER_CURRENCY, ORDER_STATUSES, PAYMENT_PROVIDERS, ROLES, type OrderStatus } from './constants.ts';
+import { DELIVERY_STATUSES, MAX_SEARCH_LENGTH, MEMBERSHIP_TIERS, ORDER_CURRENCY, ORDER_LINE_MAX_QUANTITY, ORDER_STATUSES, PAYMENT_PROVIDERS, ROLES, type OrderStatus } from './constants.ts';
 import {
   ADMIN_MAX_PAGE_SIZE,
   ADMIN_PAGE_SIZE,
@@ -228,12 +228,19 @@ export const adminSettingsSchema = z
     sellerCommissionFixed: z.number(),
     /** Below this score a seller with 20 deliveries in 90 days leaves the store (issue 24). */
     sellerScoreFloor: z.number().int(),
+    /** What a guest (no account) may buy (issue 29): euro per order, copies of one title per order, orders per e-mail in 24 hours. */
+    guestMaxOrder: z.number(),
+    guestMaxCopies: z.number().int(),
+    guestOrdersPerDay: z.number().int(),
   })
   .meta({ id: 'AdminSettings' });
 export type AdminSettings = z.infer<typeof adminSettingsSchema>;
 export const adminSettingsPatchSchema = z.object({
   markupPercent: z.number({ error: m.markupRange }).min(MARKUP_PERCENT_MIN, m.markupRange).max(MARKUP_PERCENT_MAX, m.markupRange).optional(),
   ...sellerCommissionSettingsSchema,
+  guestMaxOrder: z.number({ error: m.guestLimitRange }).min(0, m.guestLimitRange).max(10_000, m.guestLimitRange).optional(),
+  guestMaxCopies: z.number({ error: m.guestLimitRange }).int(m.guestLimitRange).min(0, m.guestLimitRange).max(ORDER_LINE_MAX_QUANTITY, m.guestLimitRange).optional(),
+  guestOrdersPerDay: z.number({ error: m.guestLimitRange }).int(m.guestLimitRange).min(0, m.guestLimitRange).max(100, m.guestLimitRange).optional(),
 });
 export type AdminSettingsPatch = z.input<typeof adminSettingsPatchSchema>;
 

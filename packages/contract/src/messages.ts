@@ -153,6 +153,13 @@ export const orderMessages = {
   libraryEmpty: 'Your library is empty',
   asyncPaymentFailed: 'Your payment did not go through.',
   paymentProcessing: 'Your payment is being processed. Your keys will be in your library as soon as it is through.',
+  // Guest checkout (issue 29): an order placed with an e-mail and no account.
+  guestEmailRequired: 'Please sign in, or give your e-mail to buy as a guest.',
+  guestOrderTooLarge: (maxEuro: number) => `Guest orders are limited to €${maxEuro}. Please sign in or create an account to place a larger order.`,
+  guestTooManyCopies: (title: string, max: number) => `As a guest you can buy at most ${max} ${max === 1 ? 'copy' : 'copies'} of "${title}". Please sign in or create an account to buy more.`,
+  guestTooManyOrders: (max: number) => `This e-mail has placed ${max} guest orders in the last 24 hours. Please sign in or create an account to place another.`,
+  orderLinkInvalid: 'This order link is not valid or has expired. Sign in to see your orders, or use the link in your latest e-mail.',
+  guestPaymentSucceeded: 'Payment successful! Your keys are on your order page, and we have e-mailed you its link.',
 } as const;
 
 /** The support form's and the chat's texts (SPEC §5, §8), shown by the page and answered by the server. */

@@ -1,7 +1,7 @@
 // Requests and answers of /api/orders, /api/payments/test and /api/purchases (issue 5, DESIGN §4).
 // Money in answers is euro with two decimals; ids are strings in `_id`.
 import { z } from 'zod';
-import { purchaseHistoryEntrySchema } from './accounts.ts';
+import { emailField, purchaseHistoryEntrySchema } from './accounts.ts';
 import { gameListItemSchema } from './catalog.ts';
 import {
   DELIVERY_STATUSES,
@@ -42,6 +42,8 @@ export const createOrderRequestSchema = z.object({
     )
     .min(1, m.emptyOrder)
     .max(ORDER_MAX_LINES, m.tooManyLines),
+  /** A guest's e-mail (issue 29): an order without a session is placed for it; ignored with a session. */
+  email: emailField.optional(),
 });
 export type CreateOrderRequest = z.input<typeof createOrderRequestSchema>;
 
@@ -107,6 +109,11 @@ export const orderSchema = purchaseHistoryEntrySchema
     /** Why the payment was declined, when it was. */
     declineReason: z.string().nullable(),
     lines: z.array(orderLineSchema),
+    /**
+     * GET /api/orders/{id} only: the order's live keys, not revealed here (GET /api/orders/{id}/keys does),
+     * for an order page that reveals them one by one (a guest's, issue 29).
+     */
+    keys: z.array(z.object({ purchaseId: z.string(), gameId: z.string(), title: z.string(), revealed: z.boolean() })).optional(),
   })
   .meta({ id: 'Order' });
 export type Order = z.infer<typeof orderSchema>;
@@ -115,7 +122,14 @@ export const orderIdParamsSchema = z.object({ id: idField(m.orderNotFound) });
 export const purchaseIdParamsSchema = z.object({ id: idField(m.keyNotFound) });
 
 /** POST /api/orders: the new order and where to pay for it (`/pay/{id}` on the test gateway, Stripe's page otherwise). */
-export const createOrderAnswerSchema = z.object({ order: orderSchema, paymentUrl: z.string() }).meta({ id: 'CreatedOrder' });
+export const createOrderAnswerSchema = z
+  .object({
+    order: orderSchema,
+    paymentUrl: z.string(),
+    /** A guest's order token (30 days): the order page, its keys and its payment take it as `?token=`. */
+    token: z.string().optional(),
+  })
+  .meta({ id: 'CreatedOrder' });
 export type CreateOrderAnswer = z.infer<typeof createOrderAnswerSchema>;
 
 /**
@@ -165,4 +179,14 @@ export type Purchase = z.infer<typeof purchaseSchema>;
 export const purchaseListSchema = z.array(purchaseSchema);
 
 export const purchaseKeySchema = z.object({ key: z.string() }).meta({ id: 'PurchaseKey' });
+
+/** `?token=`: a signed order token, for whoever holds the order's link (a guest); its signed-in owner needs none. */
+export const orderTokenQuerySchema = z.object({ token: z.string().max(2000).optional() });
+/** GET /api/orders/{id}/keys: `keyId` reveals one key of the order, else all of them. */
+export const orderKeysQuerySchema = orderTokenQuerySchema.extend({ keyId: z.string().regex(/^[0-9A-Za-z_-]{5,40}$/, m.keyNotFound).optional() });
+/** GET /api/orders/{id}/keys: the order's live keys, revealed (each reveal recorded). */
+export const orderKeysSchema = z
+  .object({ keys: z.array(z.object({ purchaseId: z.string(), gameId: z.string(), title: z.string(), key: z.string() })) })
+  .meta({ id: 'OrderKeys' });
+export type OrderKeys = z.infer<typeof orderKeysSchema>;
 export type PurchaseKey = z.infer<typeof purchaseKeySchema>;
