@@ -18,6 +18,7 @@ import { CatalogService, type CatalogOptions } from './modules/catalog/service.t
 import { devMailRoutes } from './modules/dev-mail/routes.ts';
 import { Ledger } from './modules/ledger/service.ts';
 import { libraryRoutes } from './modules/library/routes.ts';
+import { SignedLinks } from './platform/signed-links.ts';
 import { LibraryService } from './modules/library/service.ts';
 import { newsRoutes } from './modules/news/routes.ts';
 import { NewsService } from './modules/news/service.ts';
@@ -135,7 +136,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     production: config.production,
     timings: config.sellerDelivery,
   });
-  const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission, offers });
+  const links = new SignedLinks(config.secrets.jwt, config.secrets.jwtPrevious);
+  const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission, offers, links });
+  orders.subscribeTo(events);
   const claims = new ClaimsService({ database, library, refunds: orders.refunds, offers, sellers, notifications, accounts, mailer, mailContext, events, log: app.log });
   // Jobs on every instance, each taking its own rows (skip locked) or moving each row once: cancels owed to
   // declared sellers, offers back from the breaker, sellers' scores, claims a seller left unanswered a day.
@@ -226,7 +229,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(adminOrderRoutes, { orders, users });
   await app.register(adminStatsRoutes, { orders, users, support, ledger });
   await app.register(adminUserRoutes, { users, auth, notifications, database });
-  await app.register(adminCatalogRoutes, { catalog, users, sellers, database });
+  await app.register(adminCatalogRoutes, { catalog, users, sellers, orders, database });
   await app.register(adminSellerRoutes, { sellers, ledger, users, database, payoutMinimumCents: config.payoutMinimumCents });
   await app.register(adminSupportRoutes, { support, users });
   const storeMeta = storeMetaHtml({ supportEmail: config.mail.supportEmail });

@@ -60,6 +60,11 @@ export interface AwaitedEvents {
    * their offers in or out of the store). Subscribers add the games they moved.
    */
   'sellers-changed': { tx: Db; sellerIds: string[]; repriced: boolean; standing: boolean; moved: GameStock[] };
+  /**
+   * An account proved its e-mail (verified it, or signed in with it verified): a guest's orders placed
+   * with it join the account before the answer (issue 29). Subscribers log their own failures.
+   */
+  'email-proved': { userId: string; email: string };
   /** A news item was published (the news module logs a subscriber's failure: the item stays published). */
   'news-published': { id: string; title: string };
 }

@@ -18,6 +18,7 @@ import { Conflict } from '../../platform/errors.ts';
 import type { CatalogService } from '../catalog/ports.ts';
 import type { SellersService } from '../sellers/ports.ts';
 import type { UsersService } from '../users/ports.ts';
+import type { OrdersService } from '../orders/ports.ts';
 import { actorOf } from './actor.ts';
 
 const bearer = [{ bearerAuth: [] }];
@@ -26,13 +27,13 @@ const denied = { 401: errorSchema, 403: errorSchema };
 const SYNC_RUNS = 50;
 
 /** The back office's catalogue: sync runs and "Sync now", the owner's choices per game, and the markup. */
-export const adminCatalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; users: UsersService; sellers: SellersService; database: Database }> = async (
+export const adminCatalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; users: UsersService; sellers: SellersService; orders: OrdersService; database: Database }> = async (
   app,
-  { catalog, users, sellers, database },
+  { catalog, users, sellers, orders, database },
 ) => {
   const settingsNow = async () => {
-    const [markupPercent, commission, sellerScoreFloor] = await Promise.all([catalog.markupPercent(), sellers.defaultCommission(), sellers.scoreFloor()]);
-    return { markupPercent, sellerCommissionPercent: commission.percent, sellerCommissionFixed: commission.fixedCents / 100, sellerScoreFloor };
+    const [markupPercent, commission, sellerScoreFloor, guests] = await Promise.all([catalog.markupPercent(), sellers.defaultCommission(), sellers.scoreFloor(), orders.guestSettings()]);
+    return { markupPercent, sellerCommissionPercent: commission.percent, sellerCommissionFixed: commission.fixedCents / 100, sellerScoreFloor, ...guests };
   };
   app.get(
     '/api/admin/sync-runs',
@@ -123,7 +124,7 @@ export const adminCatalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService
       schema: {
         operationId: 'adminUpdateSettings',
         tags,
-        summary: 'Sets the markup (0–30 %; prices follow from the next sync) and the sellers\' default commission (their offers are repriced at once)',
+        summary: 'Sets the markup (0–30 %; prices follow from the next sync), the sellers\' default commission (their offers are repriced at once) and the guest limits',
         security: bearer,
         body: adminSettingsPatchSchema,
         response: { 200: adminSettingsSchema, 400: errorSchema, ...denied },
@@ -132,7 +133,8 @@ export const adminCatalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService
     async (request) => {
       const actor = await actorOf(users, request);
       const before = await settingsNow();
-      const { markupPercent, sellerCommissionPercent, sellerCommissionFixed, sellerScoreFloor } = request.body;
+      const { markupPercent, sellerCommissionPercent, sellerCommissionFixed, sellerScoreFloor, guestMaxOrder, guestMaxCopies, guestOrdersPerDay } = request.body;
+      if (guestMaxOrder !== undefined || guestMaxCopies !== undefined || guestOrdersPerDay !== undefined) await orders.setGuestSettings({ guestMaxOrder, guestMaxCopies, guestOrdersPerDay });
       if (markupPercent !== undefined) await catalog.setMarkupPercent(markupPercent);
       if (sellerScoreFloor !== undefined) await sellers.setScoreFloor(sellerScoreFloor);
       if (sellerCommissionPercent !== undefined || sellerCommissionFixed !== undefined) {

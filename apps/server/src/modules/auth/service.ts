@@ -106,6 +106,7 @@ export class AuthService {
     if (!consumed.ok) throw new Invalid(codeMessages[consumed.reason]);
     await this.users.markEmailVerified(user.id);
     await trustIp(this.database.db, user.id, ip);
+    await this.events?.publish('email-proved', { userId: user.id, email: user.email });
     return accountMessages.emailVerified;
   }
 
@@ -231,6 +232,8 @@ export class AuthService {
 
   private async openSession(user: UserRow, device: Device): Promise<Session> {
     assertNotBlocked(user);
+    // Every session is opened for a verified e-mail: what a guest bought with it is the account's now.
+    await this.events?.publish('email-proved', { userId: user.id, email: user.email });
     const token = await this.sessions.open(user.id, device);
     return { token, user: await this.users.profile(user) };
   }

@@ -6,6 +6,7 @@ import type { KeyRing } from '../../platform/key-ring.ts';
 import type { CatalogService } from '../catalog/ports.ts';
 import { KeyVault } from './key-vault.ts';
 import {
+  adoptKeys,
   claimableKey,
   keyIsLive,
   swapSerial,
@@ -86,6 +87,30 @@ export class LibraryService {
     const serial = this.vault.decrypt(key.serialEncrypted, key.id);
     await recordReveal(this.database.db, { keyId, userId, ip });
     return serial;
+  }
+
+  /** The live keys of an order as its page lists them (issue 29): ids, games and lines, never a serial. */
+  async listOrderKeys(orderId: string): Promise<Array<{ purchaseId: string; lineId: string; gameId: string; revealed: boolean }>> {
+    const rows = await liveKeysOfOrder(this.database.db, orderId);
+    return rows.map((row) => ({ purchaseId: row.id, lineId: row.lineId, gameId: row.gameId, revealed: row.revealed }));
+  }
+
+  /**
+   * Reveals the live keys of an order, or the one `keyId` names, to whoever the orders module let open
+   * it (its owner, or the holder of its signed link: `userId` null); every reveal is recorded, as a
+   * library reveal is. A key of another order, or voided, is not found.
+   */
+  async revealOrderKeys(orderId: string, keyId: string | undefined, by: { userId: string | null; ip: string }): Promise<Array<{ purchaseId: string; lineId: string; gameId: string; key: string }>> {
+    const rows = (await liveKeysOfOrder(this.database.db, orderId)).filter((row) => keyId === undefined || row.id === keyId);
+    if (keyId !== undefined && rows.length === 0) throw new NotFound(orderMessages.keyNotFound);
+    const keys = rows.map((row) => ({ purchaseId: row.id, lineId: row.lineId, gameId: row.gameId, key: this.vault.decrypt(row.serialEncrypted, row.id) }));
+    for (const key of keys) await recordReveal(this.database.db, { keyId: key.purchaseId, userId: by.userId, ip: by.ip });
+    return keys;
+  }
+
+  /** A guest's orders joined an account (issue 29): their keys are in its library from now on, in the caller's transaction. */
+  adoptKeys(db: Db, orderIds: string[], userId: string): Promise<number> {
+    return adoptKeys(db, orderIds, userId);
   }
 
   /** Stores keys encrypted; a key stored before (same line and position, or same serial) is skipped. */

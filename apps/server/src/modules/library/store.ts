@@ -77,7 +77,7 @@ export async function ownedKey(db: Db, keyId: string, userId: string): Promise<P
   return row;
 }
 
-export async function recordReveal(db: Db, reveal: { keyId: string; userId: string; ip: string }): Promise<void> {
+export async function recordReveal(db: Db, reveal: { keyId: string; userId: string | null; ip: string }): Promise<void> {
   await db.insert(keyReveals).values(reveal);
 }
 
@@ -96,6 +96,17 @@ export function liveKeysOfOrder(db: Db, orderId: string) {
     .from(productKeys)
     .where(and(eq(productKeys.orderId, orderId), isNull(productKeys.voidedAt)))
     .orderBy(productKeys.lineId, productKeys.position);
+}
+
+/** A guest's orders joined the account that proved its e-mail (issue 29): their keys are its now. */
+export async function adoptKeys(db: Db, orderIds: string[], userId: string): Promise<number> {
+  if (orderIds.length === 0) return 0;
+  const rows = await db
+    .update(productKeys)
+    .set({ userId })
+    .where(and(inArray(productKeys.orderId, orderIds), isNull(productKeys.userId)))
+    .returning({ id: productKeys.id });
+  return rows.length;
 }
 
 /** Live keys per line of several orders at once (order views show keys delivered per line). */

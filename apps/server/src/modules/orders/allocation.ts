@@ -20,6 +20,7 @@ import { deliveryDelayedMail, receiptMail, type Recipient } from '../../platform
 import type { OrderRefunds } from './refunds.ts';
 import type { OffersService, ReservationRow } from '../offers/ports.ts';
 import { moveLine } from './failover.ts';
+import type { OrderLinks } from './guests.ts';
 import {
   takeDelayNotice,
   takeForDelivery,
@@ -64,6 +65,8 @@ export interface AllocatorDeps {
   refunds: OrderRefunds;
   /** The offers lines' keys come from: a seller's handed over, declared sellers asked after payment, failover (decision 031). */
   offers: OffersService;
+  /** A guest's receipt links its order's page (issue 29). */
+  links: OrderLinks;
   /** The most the store adds of its own to move a paid line to a dearer offer, percent (FAILOVER_MAX_EXTRA_PERCENT). */
   failoverMaxExtraPercent: number;
   /**
@@ -172,7 +175,7 @@ export class KeyAllocator {
     if (!toDeliver) return 'busy';
     const { order } = toDeliver;
     let { lines } = toDeliver;
-    const recipient: Recipient | undefined = toDeliver.buyer;
+    const recipient: Recipient | undefined = await this.deps.links.recipient(order, toDeliver.buyer);
     // Declared-stock sellers hand over their keys first; a line whose seller fails moves to the next offer, or is refunded.
     const provided = await this.provideDeclared(order, lines);
     if (provided === 'refunded') return 'refunded';

@@ -112,7 +112,7 @@ export class PaymentStates implements PaymentOutcomes {
    * `payer.provider`, awaiting payment within its time, is paid. Undefined when it is not such an
    * order (the caller finds out why); nothing else is tried.
    */
-  async payAwaiting(orderId: string, payer: { userId: string; provider: PaymentProviderName }, payment: Omit<PaymentReport, 'amount'> = {}): Promise<PaymentOutcome | undefined> {
+  async payAwaiting(orderId: string, payer: { userId: string | undefined; provider: PaymentProviderName }, payment: Omit<PaymentReport, 'amount'> = {}): Promise<PaymentOutcome | undefined> {
     const [paidOrder] = await transition(this.db, { id: orderId, payableBy: { ...payer, at: new Date() } }, {
       ...paidMove(payment),
       status: { from: ['Awaiting payment'], to: 'Paid' },

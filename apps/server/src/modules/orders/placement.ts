@@ -35,11 +35,13 @@ import {
   orderOfAttempt,
   releaseIdempotencyKey,
   unpaidTotals,
+  type Buyer,
   type OrderLineRow,
   type OrderRow,
 } from './store.ts';
 import type { OffersService, OrderRequestLine } from '../offers/ports.ts';
 import { moveLine } from './failover.ts';
+import { assertGuestMayOrder, assertWithinGuestLimits, guestLimits, type GuestLimits, type OrderLinks } from './guests.ts';
 
 /** What a transaction's failures and closings change outside it, told once it commits. */
 interface Announce {
@@ -51,11 +53,8 @@ const MAX_CONFIRM_ROUNDS = 4;
 import { lineImage, toOrder } from './views.ts';
 
 
-/** Who places an order: the customer, and the client address the request came from. */
-export interface Placer {
-  userId: string;
-  address: string;
-}
+/** Who places an order: the customer (or a guest's e-mail, issue 29), and the client address the request came from. */
+export type Placer = Buyer & { address: string };
 
 /** A request sent with an Idempotency-Key: the key, and what it asked for (requestHashOf). */
 interface Attempt {
@@ -72,6 +71,8 @@ export interface OrderPlacementDeps {
   events: StoreEventBus;
   /** Declared-stock sellers confirm their reservations before the payment page (issue 24). */
   offers: OffersService;
+  /** A guest's order token, answered with its order. */
+  links: OrderLinks;
 }
 
 export class OrderPlacement {
@@ -92,11 +93,10 @@ export class OrderPlacement {
    * reserves nothing (422 when the key came with other items).
    */
   async place(placer: Placer, items: CreateOrderRequest['items'], idempotencyKey?: string): Promise<CreateOrderAnswer> {
-    const { userId } = placer;
     const merged = mergeItems(items);
     const attempt = idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash: requestHashOf(merged) };
     if (attempt) {
-      const earlier = await orderOfAttempt(this.db, userId, attempt.key);
+      const earlier = await orderOfAttempt(this.db, placer, attempt.key);
       if (earlier) return this.answerAgain(earlier, attempt);
     }
     const provider = this.deps.payments.provider(this.deps.config.payments.provider);
@@ -107,7 +107,7 @@ export class OrderPlacement {
     } catch (error) {
       // A request with the same key was placing its order meanwhile: the unique index refused this
       // insert, or that order took the last keys or the last unpaid slot first. That order is the answer.
-      const winner = attempt && (await orderOfAttempt(this.db, userId, attempt.key));
+      const winner = attempt && (await orderOfAttempt(this.db, placer, attempt.key));
       if (!winner) throw error;
       return this.answerAgain(winner, attempt);
     }
@@ -115,7 +115,7 @@ export class OrderPlacement {
     const lines = await this.confirmSellers(row, placed.lines);
     let paymentUrl: string;
     try {
-      paymentUrl = await this.openCheckout(provider, row, lines, userId);
+      paymentUrl = await this.openCheckout(provider, row, lines);
     } catch (error) {
       // No way to pay: the keys go back on the shelf at once rather than in 30 minutes, and the key is
       // freed, so the same attempt tried again places a new order instead of meeting this closed one.
@@ -124,7 +124,12 @@ export class OrderPlacement {
       await this.deps.payments.closeUnpaid(row.id, 'Declined', orderMessages.paymentUnavailable, 'system:checkout');
       throw new HttpError(503, orderMessages.paymentUnavailable);
     }
-    return { order: toOrder(row, lines, new Map()), paymentUrl };
+    return { order: toOrder(row, lines, new Map()), paymentUrl, ...(await this.tokenOf(row)) };
+  }
+
+  /** A guest's order token (the order's signed link); a customer's order needs none. */
+  private async tokenOf(row: OrderRow): Promise<{ token?: string }> {
+    return row.userId ? {} : { token: await this.deps.links.token(row.id) };
   }
 
   /**
@@ -132,15 +137,18 @@ export class OrderPlacement {
    * customer and one address may hold unpaid (withinUnpaidCaps).
    */
   private async placeNew(placer: Placer, merged: OrderRequestLine[], provider: PaymentProviderName, attempt: Attempt | undefined) {
-    const { userId } = placer;
     const id = newId();
     const now = new Date();
     return this.db.transaction(async (tx) => {
-      await this.withinUnpaidCaps(tx, placer, merged);
+      const guest = placer.email !== undefined ? await guestLimits(tx) : undefined;
+      await this.withinUnpaidCaps(tx, placer, merged, guest);
       const { lines, stock } = await this.deps.offers.take(tx, id, merged);
+      // A guest's order is capped further once its prices are known; refused, nothing stays taken.
+      if (guest) assertWithinGuestLimits(lines, guest);
       const row: OrderRow = {
         id,
-        userId,
+        userId: placer.userId ?? null,
+        email: placer.email ?? null,
         status: 'Awaiting payment',
         deliveryStatus: 'Pending',
         amountCents: lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0),
@@ -217,9 +225,10 @@ export class OrderPlacement {
    * for up to 30 minutes. Counted under locks on the customer and the address that last until the
    * transaction ends, so two placements racing on any instances are counted one after the other.
    */
-  private async withinUnpaidCaps(tx: Db, placer: Placer, merged: OrderRequestLine[]): Promise<void> {
-    await lockPlacers(tx, placer.userId, placer.address);
-    const { mine, here } = await unpaidTotals(tx, placer.userId, placer.address);
+  private async withinUnpaidCaps(tx: Db, placer: Placer, merged: OrderRequestLine[], guest: GuestLimits | undefined): Promise<void> {
+    await lockPlacers(tx, placer, placer.address);
+    if (guest) await assertGuestMayOrder(tx, placer.email!, guest);
+    const { mine, here } = await unpaidTotals(tx, placer, placer.address);
     const adding = merged.reduce((sum, line) => sum + line.quantity, 0);
     if (mine.orders >= MAX_UNPAID_ORDERS) throw new Conflict(orderMessages.tooManyUnpaidOrders);
     if (mine.keys + adding > MAX_UNPAID_KEYS) throw new Conflict(orderMessages.tooManyUnpaidKeys(mine.keys));
@@ -246,8 +255,8 @@ export class OrderPlacement {
       throw new Conflict(orderMessages.orderExpired);
     }
     assertAwaitingPayment(earlier);
-    const [lines, paymentUrl] = await Promise.all([linesOfOrder(this.db, earlier.id), this.checkoutAgain(earlier)]);
-    return { order: toOrder(earlier, lines, new Map()), paymentUrl };
+    const [lines, paymentUrl, token] = await Promise.all([linesOfOrder(this.db, earlier.id), this.checkoutAgain(earlier), this.tokenOf(earlier)]);
+    return { order: toOrder(earlier, lines, new Map()), paymentUrl, ...token };
   }
 
   /**
@@ -267,15 +276,17 @@ export class OrderPlacement {
     }
   }
 
-  private async openCheckout(provider: PaymentProvider, row: OrderRow, lines: OrderLineRow[], userId: string): Promise<string> {
+  private async openCheckout(provider: PaymentProvider, row: OrderRow, lines: OrderLineRow[]): Promise<string> {
     // The test gateway has no use for the buyer's e-mail; a real provider sends its receipt there.
-    const customer = provider.name === 'test' ? undefined : await this.deps.accounts.findById(userId);
+    const customerEmail = provider.name === 'test' ? undefined : (row.email ?? (row.userId ? (await this.deps.accounts.findById(row.userId))?.email : undefined));
     const checkout = await provider.openCheckout({
       id: row.id,
       amountCents: row.amountCents,
       currency: row.currency,
       expiresAt: row.expiresAt,
-      customerEmail: customer?.email,
+      customerEmail,
+      // A guest comes back from the provider to its order's page, which only its link opens.
+      ...(row.userId ? {} : { returnToken: (await this.tokenOf(row)).token }),
       lines: lines.map((line) => ({ ...line, image: lineImage(line) })),
     });
     // Recorded before the answer: a repeated request reopens this checkout (checkoutAgain), and a refund finds the money through it.

@@ -18,6 +18,7 @@ import type { OffersService } from '../offers/ports.ts';
 import type { PaymentProvider } from '../payments/ports.ts';
 import { buyerOf, findOrder, linesOf, lockOrder, markLinesRefunded, type OrderLineRow, type OrderRow } from './store.ts';
 import { transition, type Actor } from './transitions.ts';
+import type { OrderLinks } from './guests.ts';
 
 /** An admin's action on an order: who, and why (recorded in the order's timeline and the audit log). */
 export interface AdminAction {
@@ -39,6 +40,8 @@ export interface OrderRefundsDeps {
   events: StoreEventBus;
   /** Where refunded lines' keys go back (decision 031). */
   offers: OffersService;
+  /** A guest's mails link its order's page (issue 29). */
+  links: OrderLinks;
 }
 
 /** A line's money: what its buyer paid for it. */
@@ -218,7 +221,7 @@ export class OrderRefunds {
   }
 
   private async mailBuyer(tx: Db, order: OrderRow, lines: OrderLineRow[], cents: number, reason: string, whole: boolean): Promise<void> {
-    const buyer: Recipient | undefined = order.userId ? await buyerOf(tx, order.userId) : undefined;
+    const buyer: Recipient | undefined = await this.deps.links.recipient(order, await buyerOf(tx, order));
     if (buyer) await this.deps.mailer.enqueue(tx, refundMail(this.deps.mailContext, buyer, order, lines, { cents, reason, whole }));
   }
 }

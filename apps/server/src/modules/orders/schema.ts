@@ -42,11 +42,19 @@ export const orders = pgTable(
     requestHash: text('request_hash'),
     /** The client address the order was placed from: what one address holds unpaid is capped (decision 016). */
     placedFrom: inet('placed_from'),
+    /**
+     * A guest's e-mail (issue 29), lowercased: its order's mails go there, and the order joins the account
+     * that proves it (verified). Null for an order placed signed in, whose mails go to the account's e-mail.
+     */
+    email: text('email'),
   },
   (table) => [
     index('orders_user_created_idx').on(table.userId, table.createdAt),
     index('orders_awaiting_placed_from_idx').on(table.placedFrom).where(sql`${table.status} = 'Awaiting payment'`),
     uniqueIndex('orders_user_idempotency_key_idx').on(table.userId, table.idempotencyKey).where(sql`${table.idempotencyKey} is not null`),
+    // A guest's Idempotency-Key is kept per e-mail, as a customer's per account; and its orders are found by it.
+    uniqueIndex('orders_guest_idempotency_key_idx').on(table.email, table.idempotencyKey).where(sql`${table.userId} is null and ${table.idempotencyKey} is not null`),
+    index('orders_guest_email_idx').on(table.email, table.createdAt).where(sql`${table.email} is not null`),
     index('orders_awaiting_expiry_idx').on(table.expiresAt).where(sql`${table.status} = 'Awaiting payment'`),
     index('orders_undelivered_idx').on(table.nextAllocationAt).where(sql`${table.status} = 'Paid' and ${table.deliveryStatus} <> 'Delivered'`),
     // The states of orders/transitions.ts; the moves between them are checked there (decision 019).

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { orderMessages, type CreateOrderAnswer, type CreateOrderRequest, type Order, type PaymentProviderName } from '@keystore/contract';
+import { orderMessages, type AdminSettings, type AdminSettingsPatch, type CreateOrderAnswer, type CreateOrderRequest, type Order, type PaymentProviderName } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
@@ -16,7 +16,9 @@ import { OrderBackOffice } from './back-office.ts';
 import { assertAwaitingPayment, PaymentStates } from './payment-states.ts';
 import { OrderPlacement, type Placer } from './placement.ts';
 import { OrderRefunds } from './refunds.ts';
-import { eventsOfOrder, expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderEventRow, type OrderLineRow, type OrderRow } from './store.ts';
+import { adoptGuestOrders, eventsOfOrder, expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderEventRow, type OrderLineRow, type OrderRow } from './store.ts';
+import { guestLimits, guestSettings, OrderLinks, saveGuestLimits } from './guests.ts';
+import type { SignedLinks } from '../../platform/signed-links.ts';
 import { toHistoryEntry, toOrder } from './views.ts';
 import type { Ledger } from '../ledger/ports.ts';
 import type { OffersService } from '../offers/ports.ts';
@@ -41,6 +43,17 @@ export interface OrdersDeps {
   admission?: AdmissionGate | undefined;
   /** The offers an order's keys come from: reserved at placement, released, handed over, failed over (decision 031). */
   offers: OffersService;
+  /** Signs and checks a guest's order links (issue 29). */
+  links: SignedLinks;
+}
+
+/**
+ * Who opens an order: its signed-in owner, or whoever holds its signed link (a guest, issue 29). An
+ * order neither opens is not found, as one that does not exist.
+ */
+export interface OrderAccess {
+  userId?: string | undefined;
+  token?: string | undefined;
 }
 
 /**
@@ -58,9 +71,12 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   private readonly payments: PaymentStates;
   private readonly placement: OrderPlacement;
   private readonly deps: OrdersDeps;
+  /** A guest's order token and page. */
+  readonly links: OrderLinks;
 
   constructor(deps: OrdersDeps) {
     this.deps = deps;
+    const links = (this.links = new OrderLinks(deps.links, deps.config.publicUrl));
     const mailContext = { publicUrl: deps.config.publicUrl, supportEmail: deps.config.mail.supportEmail };
     const refunds = (this.refunds = new OrderRefunds({
       database: deps.database,
@@ -72,6 +88,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       log: deps.log,
       events: deps.events,
       offers: deps.offers,
+      links,
     }));
     this.allocator = new KeyAllocator({
       refunds,
@@ -85,6 +102,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       events: deps.events,
       admission: deps.admission,
       offers: deps.offers,
+      links,
       failoverMaxExtraPercent: deps.config.sellerDelivery.failoverMaxExtraPercent,
     });
     this.payments = new PaymentStates({
@@ -115,11 +133,25 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       log: deps.log,
       events: deps.events,
       offers: deps.offers,
+      links,
     });
   }
 
   private get db() {
     return this.deps.database.db;
+  }
+
+  /** Hears of accounts proving their e-mail: a guest's orders with it join them (issue 29). */
+  subscribeTo(events: StoreEventBus): void {
+    events.on('email-proved', async ({ userId, email }) => {
+      try {
+        const joined = await this.adoptGuestOrders(userId, email);
+        if (joined > 0) this.deps.log.info({ userId, orders: joined }, "a guest's orders joined the account that proved its e-mail");
+      } catch (error) {
+        // Signing in goes on; the next sign-in joins them.
+        this.deps.log.error({ err: error, userId }, "could not join a guest's orders to its account");
+      }
+    });
   }
 
   /** Places an order, or answers again the one placed with the same Idempotency-Key (placement.ts). */
@@ -132,10 +164,10 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
    * shelf at once rather than when its 30 minutes are over, and its checkout is closed. Idempotent: an
    * order already closed unpaid (cancelled, lapsed, declined) answers as it is; a paid one is a 409.
    */
-  async cancel(orderId: string, userId: string): Promise<Order> {
-    const row = await this.ownedOrder(orderId, userId);
+  async cancel(orderId: string, access: OrderAccess): Promise<Order> {
+    const row = await this.ownedOrder(orderId, access);
     if (row.status === 'Awaiting payment') {
-      await this.payments.closeUnpaid(orderId, 'Cancelled', null, `customer:${userId}`);
+      await this.payments.closeUnpaid(orderId, 'Cancelled', null, access.userId ? `customer:${access.userId}` : `guest:${row.email ?? 'link'}`);
       await this.closeCheckout(row);
     }
     // Read again: a payment may have been committed just before the cancel took the order's lock.
@@ -158,10 +190,38 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
     return this.views(await ordersOfUser(this.db, userId));
   }
 
-  /** One order of its owner; anyone else gets the same NotFound as for an order that does not exist. */
-  async get(orderId: string, userId: string): Promise<Order> {
-    const [order] = await this.views([await this.ownedOrder(orderId, userId)]);
-    return order!;
+  /**
+   * One order of its owner, or of the holder of its link, with its keys listed (never revealed here);
+   * anyone else gets the same NotFound as for an order that does not exist.
+   */
+  async get(orderId: string, access: OrderAccess): Promise<Order> {
+    const row = await this.ownedOrder(orderId, access);
+    const [[order], keys, lines] = await Promise.all([this.views([row]), this.deps.library.listOrderKeys(orderId), linesOf(this.db, [orderId])]);
+    const titles = new Map(lines.map((line) => [line.id, line.title]));
+    return { ...order!, keys: keys.map((key) => ({ purchaseId: key.purchaseId, gameId: key.gameId, title: titles.get(key.lineId) ?? '', revealed: key.revealed })) };
+  }
+
+  /**
+   * Reveals an order's live keys, or the one `keyId` names, to its owner or the holder of its link
+   * (issue 29); each reveal is recorded as a library reveal is.
+   */
+  async revealKeys(orderId: string, access: OrderAccess, keyId: string | undefined, ip: string): Promise<Array<{ purchaseId: string; gameId: string; title: string; key: string }>> {
+    const row = await this.ownedOrder(orderId, access);
+    const [keys, lines] = await Promise.all([this.deps.library.revealOrderKeys(orderId, keyId, { userId: access.userId ?? row.userId, ip }), linesOf(this.db, [orderId])]);
+    const titles = new Map(lines.map((line) => [line.id, line.title]));
+    return keys.map((key) => ({ purchaseId: key.purchaseId, gameId: key.gameId, title: titles.get(key.lineId) ?? '', key: key.key }));
+  }
+
+  /**
+   * A guest's orders placed with `email` join the account that proved it (verified at sign-up, or
+   * signed in verified): its history, library, figures and tier count them from now on.
+   */
+  async adoptGuestOrders(userId: string, email: string): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const ids = await adoptGuestOrders(tx, userId, email);
+      await this.deps.library.adoptKeys(tx, ids, userId);
+      return ids.length;
+    });
   }
 
   /**
@@ -169,8 +229,8 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
    * for `provider`. An order found past its time is expired on the spot (its stock goes back).
    * payAsCustomer checks the same in SQL (transitions.ts payableBy): a rule added here goes there too.
    */
-  async payableOrder(orderId: string, userId: string, provider: PaymentProviderName): Promise<OrderRow> {
-    const row = await this.ownedOrder(orderId, userId);
+  async payableOrder(orderId: string, access: OrderAccess, provider: PaymentProviderName): Promise<OrderRow> {
+    const row = await this.ownedOrder(orderId, access);
     if (row.provider !== provider) throw new Conflict(orderMessages.otherProvider);
     assertAwaitingPayment(row);
     return row;
@@ -180,8 +240,8 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
    * Where the customer goes back to paying an order awaiting payment after leaving its checkout
    * (Stripe's Cancel): the provider's same checkout, through the provider the order was placed with.
    */
-  async reopenCheckout(orderId: string, userId: string): Promise<string> {
-    const row = await this.ownedOrder(orderId, userId);
+  async reopenCheckout(orderId: string, access: OrderAccess): Promise<string> {
+    const row = await this.ownedOrder(orderId, access);
     assertAwaitingPayment(row);
     return this.placement.checkoutAgain(row);
   }
@@ -191,10 +251,13 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
    * payment within its time, is paid in one statement. When it is not such an order, the 404 or 409
    * that payableOrder gives says why.
    */
-  async payAsCustomer(orderId: string, userId: string, provider: PaymentProviderName, payment: Omit<PaymentReport, 'amount'>): Promise<PaymentOutcome> {
-    const outcome = await this.payments.payAwaiting(orderId, { userId, provider }, payment);
+  async payAsCustomer(orderId: string, access: OrderAccess, provider: PaymentProviderName, payment: Omit<PaymentReport, 'amount'>): Promise<PaymentOutcome> {
+    // A link's holder is checked first; the payment's one statement then needs no owner.
+    const byLink = await this.opensByLink(orderId, access);
+    if (!byLink && access.userId === undefined) throw new NotFound(orderMessages.orderNotFound);
+    const outcome = await this.payments.payAwaiting(orderId, { userId: byLink ? undefined : access.userId, provider }, payment);
     if (outcome) return outcome;
-    await this.payableOrder(orderId, userId, provider);
+    await this.payableOrder(orderId, access, provider);
     // Payable after all: only if payableOrder and the paid transition's check (transitions.ts
     // payableBy) came to disagree, as states only move forward. Paid as any report would be.
     return this.payments.markPaid(orderId, payment);
@@ -210,6 +273,15 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
 
   markExpired(orderId: string): Promise<void> {
     return this.payments.markExpired(orderId);
+  }
+
+  /** What a guest may buy, as the back office's settings show it (issue 29). */
+  async guestSettings(): Promise<Pick<AdminSettings, 'guestMaxOrder' | 'guestMaxCopies' | 'guestOrdersPerDay'>> {
+    return guestSettings(await guestLimits(this.db));
+  }
+
+  async setGuestSettings(patch: Pick<AdminSettingsPatch, 'guestMaxOrder' | 'guestMaxCopies' | 'guestOrdersPerDay'>): Promise<void> {
+    await saveGuestLimits(this.db, patch);
   }
 
   /** Orders placed and euro paid and kept, per buyer (the back office's customer table). */
@@ -260,9 +332,15 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
     return { totalSpent: cents / 100, totalGames, purchaseHistory: orders.map(toHistoryEntry) };
   }
 
-  private async ownedOrder(orderId: string, userId: string): Promise<OrderRow> {
+  /** Whether the request holds this order's signed link. */
+  private opensByLink(orderId: string, access: OrderAccess): Promise<boolean> {
+    return access.token === undefined ? Promise.resolve(false) : this.links.opens(orderId, access.token);
+  }
+
+  private async ownedOrder(orderId: string, access: OrderAccess): Promise<OrderRow> {
     let row = await findOrder(this.db, orderId);
-    if (!row || row.userId !== userId) throw new NotFound(orderMessages.orderNotFound);
+    const opens = row !== undefined && ((access.userId !== undefined && row.userId === access.userId) || (await this.opensByLink(orderId, access)));
+    if (!row || !opens) throw new NotFound(orderMessages.orderNotFound);
     if (row.status === 'Awaiting payment' && row.expiresAt <= new Date()) {
       await this.payments.closeUnpaid(orderId, 'Expired', null, 'system:expiry');
       row = (await findOrder(this.db, orderId))!;

@@ -11,13 +11,19 @@ import { placedEvent, transition } from './transitions.ts';
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
 
+/** Who an order is for: a customer's account, or a guest's e-mail (issue 29). */
+export type Buyer = { userId: string; email?: undefined } | { userId?: undefined; email: string };
+
+/** The orders of a buyer: a customer's, or a guest's still without an account. */
+const ofBuyer = (buyer: Buyer) => (buyer.userId !== undefined ? sql`o.user_id = ${buyer.userId}` : sql`o.user_id is null and o.email = ${buyer.email}`);
+
 /**
  * Writes an order awaiting payment with its lines and its first event in one statement (the caller's
  * transaction holds the reserved games' rows meanwhile).
  */
 export async function insertOrder(tx: Db, order: typeof orders.$inferInsert, lines: Array<typeof orderLines.$inferInsert>): Promise<void> {
   await tx.execute(
-    sql`with new_order as (${tx.insert(orders).values(order).getSQL()}), placed as (${placedEvent(order.id, `customer:${order.userId}`)})
+    sql`with new_order as (${tx.insert(orders).values(order).getSQL()}), placed as (${placedEvent(order.id, order.userId ? `customer:${order.userId}` : `guest:${order.email}`)})
         ${tx.insert(orderLines).values(lines).getSQL()}`,
   );
 }
@@ -34,13 +40,32 @@ export async function findOrder(db: Db, id: string): Promise<OrderRow | undefine
   return row;
 }
 
-/** The customer's order placed with this Idempotency-Key, if there is one. */
-export async function orderOfAttempt(db: Db, userId: string, idempotencyKey: string): Promise<OrderRow | undefined> {
+/** The buyer's order placed with this Idempotency-Key, if there is one (a guest's are kept per e-mail). */
+export async function orderOfAttempt(db: Db, buyer: Buyer, idempotencyKey: string): Promise<OrderRow | undefined> {
   const [row] = await db
     .select()
     .from(orders)
-    .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, idempotencyKey)));
+    .where(and(buyer.userId !== undefined ? eq(orders.userId, buyer.userId) : and(isNull(orders.userId), eq(orders.email, buyer.email)), eq(orders.idempotencyKey, idempotencyKey)));
   return row;
+}
+
+/** Orders a guest's e-mail placed in the last `hours`, but those closed unpaid by their buyer or their time (the guest limit). */
+export async function guestOrdersSince(tx: Db, email: string, hours: number): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from ${orders} where email = ${email} and created_at > now() - make_interval(hours => ${hours}) and status not in ('Cancelled', 'Expired')`,
+  );
+  return row?.n ?? 0;
+}
+
+/** Gives a guest's orders placed with `email` to the account that proved it; answers their ids. */
+export async function adoptGuestOrders(tx: Db, userId: string, email: string): Promise<string[]> {
+  const rows = await tx
+    .update(orders)
+    .set({ userId })
+    .where(and(isNull(orders.userId), eq(orders.email, email)))
+    .returning({ id: orders.id });
+  return rows.map((row) => row.id);
 }
 
 /** Frees an order's Idempotency-Key, so the same key places a new order next time. */
@@ -81,10 +106,10 @@ const networkOf = (address: string) =>
  * alike): what they hold unpaid, counted next, cannot change until this order is written or refused.
  * Always the customer first, then the address, so two placements cannot wait for each other.
  */
-export async function lockPlacers(tx: Db, userId: string, address: string): Promise<void> {
+export async function lockPlacers(tx: Db, buyer: Buyer, address: string): Promise<void> {
   // One round trip; the customer's lock is taken first, as a select list is evaluated in order.
   await tx.execute(
-    sql`select pg_advisory_xact_lock(${PLACER_LOCK_SPACES.customer}, hashtext(${userId})),
+    sql`select pg_advisory_xact_lock(${PLACER_LOCK_SPACES.customer}, hashtext(${buyer.userId ?? `guest:${buyer.email}`})),
                pg_advisory_xact_lock(${PLACER_LOCK_SPACES.address}, hashtext(${networkOf(address)}::text))`,
   );
 }
@@ -107,13 +132,13 @@ export interface UnpaidTotals {
  * keys back), in one round trip: the customer's unpaid lines (few: the caps keep them few), and the
  * orders and keys placed from this address's network by every account.
  */
-export async function unpaidTotals(tx: Db, userId: string, address: string): Promise<UnpaidTotals> {
+export async function unpaidTotals(tx: Db, buyer: Buyer, address: string): Promise<UnpaidTotals> {
   const [row] = await queryRows<{ mine: Array<[string, string, number, string]>; here_orders: number; here_keys: number }>(
     tx,
     sql`select
           (select coalesce(json_agg(json_build_array(o.id, l.game_id, l.quantity, l.title)), '[]'::json)
              from ${orders} o join ${orderLines} l on l.order_id = o.id
-            where o.user_id = ${userId} and o.status = 'Awaiting payment' and o.expires_at > now()) as mine,
+            where ${ofBuyer(buyer)} and o.status = 'Awaiting payment' and o.expires_at > now()) as mine,
           here.orders as here_orders, here.keys as here_keys
         from (select count(distinct o.id)::int as orders, coalesce(sum(l.quantity), 0)::int as keys
                 from ${orders} o join ${orderLines} l on l.order_id = o.id
@@ -160,7 +185,8 @@ export interface OrderToDeliver {
   order: OrderRow;
   /** The lines still to deliver (a refunded line is not). */
   lines: OrderLineRow[];
-  buyer: { email: string; username: string } | undefined;
+  /** Who gets its mails: the customer, or the guest's e-mail (no name); none once the account is deleted. */
+  buyer: { email: string; username: string | null } | undefined;
   /** The supplier's price of each line's game as the catalogue last heard it, by game id. */
   supplierPrices: Map<string, number>;
 }
@@ -177,7 +203,7 @@ function toDelivery(order: OrderRow, reads: DeliveryReads): OrderToDeliver {
   return {
     order,
     lines: reads.lines.map((line) => rowFromJson(orderLines, line)),
-    buyer: reads.buyer ?? undefined,
+    buyer: reads.buyer ?? (order.email ? { email: order.email, username: null } : undefined),
     supplierPrices: new Map(Object.entries(reads.prices ?? {})),
   };
 }
@@ -211,10 +237,13 @@ export async function deliveryOfPaid(db: Db, order: OrderRow): Promise<OrderToDe
   return toDelivery(order, row!);
 }
 
-/** Who gets an order's mails: its buyer, while the account exists. */
-export async function buyerOf(db: Db, userId: string): Promise<{ email: string; username: string } | undefined> {
-  const [buyer] = await db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, userId));
-  return buyer;
+/** Who gets an order's mails: its customer while the account exists, or the guest's e-mail. */
+export async function buyerOf(db: Db, order: Pick<OrderRow, 'userId' | 'email'>): Promise<{ email: string; username: string | null } | undefined> {
+  if (order.userId) {
+    const [buyer] = await db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, order.userId));
+    if (buyer) return buyer;
+  }
+  return order.email ? { email: order.email, username: null } : undefined;
 }
 
 /** Marks lines of an order refunded (those not yet); answers the lines it marked. */

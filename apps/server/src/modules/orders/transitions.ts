@@ -38,7 +38,7 @@ export const DELIVERY_TRANSITIONS: Readonly<Record<DeliveryStatus, readonly Deli
  * Who made a move: `customer:<userId>`, `admin:<userId>`, `provider:<name>` (a payment provider's
  * report), or `system:<job>` (expiry, delivery, checkout).
  */
-export type Actor = `customer:${string}` | `admin:${string}` | `provider:${string}` | `system:${string}`;
+export type Actor = `customer:${string}` | `guest:${string}` | `admin:${string}` | `provider:${string}` | `system:${string}`;
 
 /** A move the table does not allow: a bug in the caller, never the customer's doing (a 500). */
 export class IllegalTransition extends Error {
@@ -92,7 +92,7 @@ export interface Moved {
  * Which orders a move is for: one by id (`payableBy`: only while it is that customer's, placed with
  * that provider and within its time at `at`), or the batch of unpaid orders whose time is over (expiry).
  */
-export type Which = { id: string; payableBy?: { userId: string; provider: PaymentProviderName; at: Date } } | { overdue: number };
+export type Which = { id: string; payableBy?: { userId: string | undefined; provider: PaymentProviderName; at: Date } } | { overdue: number };
 
 /** Throws IllegalTransition unless every `from` of the move may go to its `to`. */
 export function assertAllowed(move: Pick<Move, 'status' | 'delivery'>): void {
@@ -116,7 +116,9 @@ export async function transition(db: Db, which: Which, move: Move): Promise<Move
   // The same rule as OrdersService.payableOrder, in SQL: change one, change the other.
   if ('id' in which && which.payableBy) {
     const { userId, provider, at } = which.payableBy;
-    conditions.push(sql`${orders.userId} = ${userId} and ${orders.provider} = ${provider} and ${orders.expiresAt} > ${at}`);
+    // No customer: the caller holds the order's signed link (a guest), checked before.
+    if (userId !== undefined) conditions.push(sql`${orders.userId} = ${userId}`);
+    conditions.push(sql`${orders.provider} = ${provider} and ${orders.expiresAt} > ${at}`);
   }
   const picked =
     'id' in which

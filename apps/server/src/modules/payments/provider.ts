@@ -16,6 +16,8 @@ export interface PayableOrder {
   expiresAt: Date;
   /** The buyer's e-mail, for the provider's receipt (undefined if the account is gone). */
   customerEmail: string | undefined;
+  /** A guest's order token (issue 29): the provider sends the buyer back to the order's own page with it. */
+  returnToken?: string | undefined;
   lines: Array<{ gameId: string; title: string; image: string; quantity: number; unitPriceCents: number }>;
 }
 

@@ -1,62 +1,65 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorSchema, orderIdParamsSchema, orderMessages, testPaymentAnswerSchema, testPaymentRequestSchema } from '@keystore/contract';
+import { errorSchema, orderIdParamsSchema, orderMessages, orderTokenQuerySchema, testPaymentAnswerSchema, testPaymentRequestSchema } from '@keystore/contract';
 import { Conflict } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { OrderNotPayable, type OrdersService } from '../orders/ports.ts';
+import { accessOf, OrderNotPayable, type OrdersService } from '../orders/ports.ts';
 import { cardVerdict } from './test-gateway.ts';
 
 /** What the card form needs of the orders module. */
 export type TestGatewayOrders = Pick<OrdersService, 'payableOrder' | 'markDeclined' | 'payAsCustomer'>;
 
-const bearer = [{ bearerAuth: [] }];
+/** A customer pays signed in; a guest with its order's signed link (issue 29). */
+const bearerOrLink: Array<Record<string, string[]>> = [{ bearerAuth: [] }, {}];
 
 /** The test gateway's card form submission (DESIGN §4). The pay page reads the order from GET /api/orders/{id}. */
 export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrders }> = async (app, { orders }) => {
   app.post(
     '/api/payments/test/:id',
     {
-      onRequest: app.authenticate,
       // Counted with the purchases under way, never shed: the order it pays was let in.
       config: { admission: 'payment' },
       schema: {
         operationId: 'payOrderWithTestCard',
         tags: ['payments'],
         summary: 'Pays an order with a test card: 4242… pays, 4000…0002 is declined, 4000…9995 has insufficient funds',
-        security: bearer,
+        security: bearerOrLink,
         params: orderIdParamsSchema,
+        querystring: orderTokenQuerySchema,
         body: testPaymentRequestSchema,
         response: { 200: testPaymentAnswerSchema, 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema },
       },
     },
     async (request) => {
-      const { userId } = request.account;
+      const access = await accessOf(app, request, request.query.token);
       const orderId = request.params.id;
+      // Where the buyer goes next: the library, or a guest's order page, which its link opens.
+      const after = access.userId ? `/library?order=${orderId}` : `/orders/${orderId}?token=${encodeURIComponent(request.query.token!)}`;
       const verdict = cardVerdict(request.body.cardNumber);
       if (!verdict.paid) {
-        await orders.payableOrder(orderId, userId, 'test');
+        await orders.payableOrder(orderId, access, 'test');
         await orders.markDeclined(orderId, verdict.reason);
         // Another card paid it a moment ago (two tabs): the decline changed nothing, say what did happen.
-        await orders.payableOrder(orderId, userId, 'test').catch((error: unknown) => {
+        await orders.payableOrder(orderId, access, 'test').catch((error: unknown) => {
           if (!(error instanceof OrderNotPayable) || error.orderStatus !== 'Declined') throw error;
         });
-        return { status: 'Declined' as const, deliveryStatus: 'Not delivered' as const, message: verdict.reason, redirectUrl: `/pay/${orderId}` };
+        return { status: 'Declined' as const, deliveryStatus: 'Not delivered' as const, message: verdict.reason, redirectUrl: access.userId ? `/pay/${orderId}` : `/pay/${orderId}?token=${encodeURIComponent(request.query.token!)}` };
       }
       // Checked and paid in one statement (404 or 409 when the order is not this customer's to pay).
       // The purchase turn ends with the payment's commit: waiting for the supplier's keys holds none.
-      const outcome = await orders.payAsCustomer(orderId, userId, 'test', { providerRef: `test_${newId(20)}`, onCommitted: () => request.admission?.leave() });
+      const outcome = await orders.payAsCustomer(orderId, access, 'test', { providerRef: `test_${newId(20)}`, onCommitted: () => request.admission?.leave() });
       // Only through payAsCustomer's fallback (the SQL check and payableOrder disagreeing): a payment
       // taken for an order whose keys were sold meanwhile is refunded at once, and the order is lapsed.
       if (outcome.status === 'Refunded' && !outcome.newlyPaid) throw new Conflict(orderMessages.orderExpired);
       // Paid, then refunded by the delivery itself: no key could be bought at the price the buyer paid.
       if (outcome.status === 'Refunded') {
-        return { status: 'Paid' as const, deliveryStatus: 'Not delivered' as const, message: orderMessages.paymentRefundedPriceRose, redirectUrl: `/library?order=${orderId}` };
+        return { status: 'Paid' as const, deliveryStatus: 'Not delivered' as const, message: orderMessages.paymentRefundedPriceRose, redirectUrl: after };
       }
       const delivered = outcome.deliveryStatus === 'Delivered';
       return {
         status: 'Paid' as const,
         deliveryStatus: outcome.deliveryStatus,
-        message: delivered ? orderMessages.paymentSucceeded : orderMessages.paymentSucceededDelayed,
-        redirectUrl: `/library?order=${orderId}`,
+        message: delivered ? (access.userId ? orderMessages.paymentSucceeded : orderMessages.guestPaymentSucceeded) : orderMessages.paymentSucceededDelayed,
+        redirectUrl: after,
       };
     },
   );

@@ -57,8 +57,9 @@ export function checkoutSessionParams(order: PayableOrder, publicUrl: string, no
     metadata: { orderId: order.id },
     payment_intent_data: { metadata: { orderId: order.id } },
     ...(order.customerEmail && { customer_email: order.customerEmail }),
-    success_url: `${publicUrl}/library?order=${id}&paid=1`,
-    cancel_url: `${publicUrl}/pay/${id}?cancelled=1`,
+    // A guest has no library: it comes back to its order's page, which its token opens.
+    success_url: order.returnToken ? `${publicUrl}/orders/${id}?token=${order.returnToken}&paid=1` : `${publicUrl}/library?order=${id}&paid=1`,
+    cancel_url: `${publicUrl}/pay/${id}?${order.returnToken ? `token=${order.returnToken}&` : ''}cancelled=1`,
     expires_at: Math.ceil(expiresAt / 1000),
   };
 }

@@ -4,10 +4,17 @@ import { centsToEuro } from '@keystore/contract';
 import type { MailMessage } from '../mailer.ts';
 import { escapeHtml, mailFrame, paragraphHtml, signature, STORE_NAME, type MailContext } from './layout.ts';
 
+/**
+ * Who gets an order's mails: a customer (named), or a guest (issue 29: no name, and `orderPage`, the
+ * order's signed link, where its keys are revealed instead of the library).
+ */
 export interface Recipient {
   email: string;
-  username: string;
+  username: string | null;
+  orderPage?: string | undefined;
 }
+
+const hello = (to: Recipient) => `Hi ${to.username ?? 'there'},`;
 
 /** What the order mails show of an order and its lines (the orders module's rows). */
 interface MailedOrder {
@@ -30,19 +37,20 @@ const shortId = (order: MailedOrder) => order.id.slice(0, 8).toUpperCase();
 export function receiptMail(context: MailContext, to: Recipient, order: MailedOrder, lines: MailedLine[], options: { demo?: boolean } = {}): MailMessage {
   // No mail carries a key (issue 23): a key nobody has seen can go back to its seller, one that was
   // e-mailed cannot. The receipt links to the library, where every reveal is recorded.
-  const libraryUrl = `${context.publicUrl}/library?order=${encodeURIComponent(order.id)}`;
+  const libraryUrl = to.orderPage ?? `${context.publicUrl}/library?order=${encodeURIComponent(order.id)}`;
+  const where = to.orderPage ? 'on your order page' : 'in your library';
   const keyCount = (line: MailedLine) => `${line.quantity} key${line.quantity === 1 ? '' : 's'}`;
   const text = [
-    `Hi ${to.username},`,
+    hello(to),
     '',
-    `Thank you for your order ${shortId(order)}. It is paid and your keys are ready in your library.`,
+    `Thank you for your order ${shortId(order)}. It is paid and your keys are ready ${where}.`,
     '',
     ...lines.map((line) => `${line.title} (${line.platform}) × ${line.quantity}: ${euro(line.unitPriceCents * line.quantity)}, ${keyCount(line)}`),
     '',
     `Total paid: ${euro(order.amountCents)}${order.paidAt ? ` on ${order.paidAt.toUTCString()}` : ''}`,
     ...(options.demo ? ['', 'These are demo keys of the demonstration store: they activate nothing.'] : []),
     '',
-    `Reveal your keys in your library: ${libraryUrl}`,
+    `Reveal your keys ${where}: ${libraryUrl}`,
     `For your safety we never send keys by e-mail. Questions? Write to ${context.supportEmail}.`,
     '',
     ...signature(context),
@@ -51,18 +59,18 @@ export function receiptMail(context: MailContext, to: Recipient, order: MailedOr
     .map(
       (line) => `<tr><td style="padding:8px 0;border-bottom:1px solid #eeeeee">
 <strong>${escapeHtml(line.title)}</strong> <span style="color:#666666">(${escapeHtml(line.platform)}) × ${line.quantity}</span><br>
-<span style="color:#666666">${keyCount(line)} in your library</span>
+<span style="color:#666666">${keyCount(line)} ${where}</span>
 </td><td style="padding:8px 0;border-bottom:1px solid #eeeeee;text-align:right;vertical-align:top">${euro(line.unitPriceCents * line.quantity)}</td></tr>`,
     )
     .join('\n');
-  const body = `${paragraphHtml(`Thank you for your order ${shortId(order)}. It is paid and your keys are ready in your library.`)}
+  const body = `${paragraphHtml(`Thank you for your order ${shortId(order)}. It is paid and your keys are ready ${where}.`)}
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}
 <tr><td style="padding:8px 0"><strong>Total paid</strong></td><td style="padding:8px 0;text-align:right"><strong>${euro(order.amountCents)}</strong></td></tr></table>
 ${options.demo ? '<p style="margin:16px 0;color:#666666">These are demo keys of the demonstration store: they activate nothing.</p>' : ''}
 <p style="margin:16px 0"><a href="${escapeHtml(libraryUrl)}" style="display:inline-block;padding:12px 20px;background:#6c5ce7;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600">Reveal my keys</a></p>
 <p style="margin:0 0 16px;font-size:12px;color:#666666">For your safety we never send keys by e-mail.</p>`;
   const subject = `Your ${STORE_NAME} order ${shortId(order)}: your keys are ready`;
-  return { to: to.email, subject, text, html: mailFrame(context, subject, body, `Hi ${to.username},`) };
+  return { to: to.email, subject, text, html: mailFrame(context, subject, body, hello(to)) };
 }
 
 /** Paid, but the supplier has not handed over every key yet: the customer learns it, once. */
@@ -74,8 +82,8 @@ export function deliveryDelayedMail(context: MailContext, to: Recipient, order: 
     `If they do not arrive by then, you can ask for a refund at ${context.supportEmail}.`,
   ];
   const subject = `Your ${STORE_NAME} order ${shortId(order)}: delivery is delayed`;
-  const text = [`Hi ${to.username},`, '', ...paragraphs, '', ...signature(context)].join('\n');
-  return { to: to.email, subject, text, html: mailFrame(context, subject, paragraphs.map(paragraphHtml).join('\n'), `Hi ${to.username},`) };
+  const text = [hello(to), '', ...paragraphs, '', ...signature(context)].join('\n');
+  return { to: to.email, subject, text, html: mailFrame(context, subject, paragraphs.map(paragraphHtml).join('\n'), hello(to)) };
 }
 
 /**
@@ -99,6 +107,6 @@ export function refundMail(
     `Questions? Write to ${context.supportEmail}.`,
   ];
   const subject = `Your ${STORE_NAME} order ${shortId(order)}: ${refund.whole ? 'refunded' : 'partly refunded'}`;
-  const text = [`Hi ${to.username},`, '', ...paragraphs, '', ...signature(context)].join('\n');
-  return { to: to.email, subject, text, html: mailFrame(context, subject, paragraphs.map(paragraphHtml).join('\n'), `Hi ${to.username},`) };
+  const text = [hello(to), '', ...paragraphs, '', ...signature(context)].join('\n');
+  return { to: to.email, subject, text, html: mailFrame(context, subject, paragraphs.map(paragraphHtml).join('\n'), hello(to)) };
 }

@@ -1,0 +1,16 @@
+// Who opens an order on a request (issue 29): its signed-in owner, or whoever holds its signed link.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { accountMessages } from '@keystore/contract';
+import { Unauthorized } from '../../platform/errors.ts';
+import type { OrderAccess } from './service.ts';
+
+/**
+ * Who opens an order on this request: the signed-in caller, and the order's link (`?token=`) when one
+ * is given. 401 with neither; a link that does not open the order is the service's 404.
+ */
+export async function accessOf(app: FastifyInstance, request: FastifyRequest, token: string | undefined): Promise<OrderAccess> {
+  const account = request.headers.authorization ? await app.accountOf(request) : undefined;
+  if (!account && token === undefined) throw new Unauthorized(accountMessages.authRequired);
+  return { userId: account?.userId, token };
+}
+
