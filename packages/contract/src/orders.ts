@@ -182,6 +182,8 @@ export const purchaseKeySchema = z.object({ key: z.string() }).meta({ id: 'Purch
 
 /** `?token=`: a signed order token, for whoever holds the order's link (a guest); its signed-in owner needs none. */
 export const orderTokenQuerySchema = z.object({ token: z.string().max(2000).optional() });
+/** `?token=` where only the order's link opens the call (an order's claims, followed by a guest). */
+export const orderLinkQuerySchema = z.object({ token: z.string().min(1).max(2000) });
 /** GET /api/orders/{id}/keys: `keyId` reveals one key of the order, else all of them. */
 export const orderKeysQuerySchema = orderTokenQuerySchema.extend({ keyId: z.string().regex(/^[0-9A-Za-z_-]{5,40}$/, m.keyNotFound).optional() });
 /** GET /api/orders/{id}/keys: the order's live keys, revealed (each reveal recorded). */

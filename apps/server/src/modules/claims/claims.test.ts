@@ -132,7 +132,7 @@ describe('claims', () => {
     expect(await balance()).toBe(0);
 
     const late = await boughtAndRevealed(game);
-    await expect(t.app.claims.open(late.buyer.userId, late.purchase._id, { reason: 'other', message: '' }, new Date(Date.now() + 31 * 24 * 3_600_000))).rejects.toThrow(claimMessages.tooLate);
+    await expect(t.app.claims.open({ userId: late.buyer.userId }, late.purchase._id, { reason: 'other', message: '' }, new Date(Date.now() + 31 * 24 * 3_600_000))).rejects.toThrow(claimMessages.tooLate);
   });
 
   it("replaces a declared seller's key through a provide with a new reservation", async () => {

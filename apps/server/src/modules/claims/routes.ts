@@ -11,6 +11,9 @@ import {
   claimRejectSchema,
   claimRequestSchema,
   errorSchema,
+  orderIdParamsSchema,
+  orderLinkQuerySchema,
+  orderTokenQuerySchema,
   purchaseIdParamsSchema,
   sellerApiHeadersSchema,
 } from '@keystore/contract';
@@ -18,6 +21,7 @@ import { Unauthorized } from '../../platform/errors.ts';
 import { perAddress, type LimitRule } from '../../platform/limits.ts';
 import { SELLER_API, sellerGuards, type SellersService } from '../sellers/ports.ts';
 import type { UsersService } from '../users/ports.ts';
+import { accessOf } from '../orders/ports.ts';
 import type { ClaimsService } from './service.ts';
 
 const bearer = [{ bearerAuth: [] }];
@@ -25,6 +29,10 @@ const sellerSecurity: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { s
 const denied = { 401: errorSchema, 403: errorSchema, 404: errorSchema };
 /** Claims a buyer may open from one address in an hour. */
 const CLAIM: LimitRule = { name: 'claim-open', limit: 20, windowSeconds: 3600 };
+/** An order's claims read by its link, from one address in 15 minutes. */
+const CLAIM_READS: LimitRule = { name: 'order-claims', limit: 300, windowSeconds: 15 * 60 };
+/** A buyer reports signed in, or a guest with its order's link (issue 29). */
+const bearerOrLink: Array<Record<string, string[]>> = [{ bearerAuth: [] }, {}];
 
 export const claimRoutes: FastifyPluginAsyncZod<{ claims: ClaimsService; sellers: SellersService; users: UsersService }> = async (app, { claims, sellers, users }) => {
   const { asSeller, asActiveSeller } = sellerGuards(app, sellers);
@@ -33,19 +41,41 @@ export const claimRoutes: FastifyPluginAsyncZod<{ claims: ClaimsService; sellers
   app.post(
     '/api/purchases/:id/claim',
     {
-      onRequest: app.authenticate,
       config: { limits: [perAddress(CLAIM)] },
       schema: {
         operationId: 'claimPurchase',
         tags: ['library'],
         summary: 'Reports a key that does not work, within 30 days of delivery and once it was revealed; one open claim per key',
-        security: bearer,
+        description: "A guest (or a gift's recipient) reports with the link of the key's order: `?token=`.",
+        security: bearerOrLink,
         params: purchaseIdParamsSchema,
+        querystring: orderTokenQuerySchema,
         body: claimRequestSchema,
         response: { 201: claimAnswerSchema, 400: errorSchema, 409: errorSchema, ...denied },
       },
     },
-    async (request, reply) => reply.code(201).send({ claim: await claims.open(request.account.userId, request.params.id, request.body) }),
+    async (request, reply) => {
+      const access = await accessOf(app, request, request.query.token);
+      const claimant = access.token !== undefined ? { token: access.token } : { userId: access.userId! };
+      return reply.code(201).send({ claim: await claims.open(claimant, request.params.id, request.body) });
+    },
+  );
+
+  app.get(
+    '/api/orders/:id/claims',
+    {
+      config: { limits: [perAddress(CLAIM_READS)] },
+      schema: {
+        operationId: 'listOrderClaims',
+        tags: ['orders'],
+        summary: "An order's claims, for whoever holds its link (a guest follows its claims on the order page)",
+        security: [{}],
+        params: orderIdParamsSchema,
+        querystring: orderLinkQuerySchema,
+        response: { 200: claimListSchema, 400: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => claims.ofOrder(request.params.id, request.query.token),
   );
 
   app.get(

@@ -24,11 +24,11 @@ import { compose, type MailContext } from '../../platform/mail/layout.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import type { LibraryService } from '../library/ports.ts';
 import type { NotificationsService } from '../notifications/ports.ts';
-import { KeyAlreadyRefunded, type OrderRefunds } from '../orders/ports.ts';
+import { KeyAlreadyRefunded, type OrderRefunds, type OrdersService } from '../orders/ports.ts';
 import type { OffersService } from '../offers/ports.ts';
 import type { SellerRow, SellersService } from '../sellers/ports.ts';
 import type { Accounts } from '../users/ports.ts';
-import { claimById, claimsDue, hasDeclinedClaim, claimsInState, claimsOfSeller, claimsOfUser, insertClaim, settleClaim, type ClaimView } from './store.ts';
+import { claimById, claimsDue, hasDeclinedClaim, claimsInState, claimsOfOrder, claimsOfSeller, claimsOfUser, insertClaim, settleClaim, type ClaimView } from './store.ts';
 
 export interface ClaimsDeps {
   database: Database;
@@ -43,7 +43,12 @@ export interface ClaimsDeps {
   mailContext: MailContext;
   events: StoreEventBus;
   log: FastifyBaseLogger;
+  /** A guest's order link, and who gets an order's mails (issue 29: a guest claims by its order's link). */
+  orders: Pick<OrdersService, 'opensByLink' | 'recipientOf'>;
 }
+
+/** Who reports a key: the signed-in customer, or whoever holds the link of the key's order (a guest, a gift's recipient). */
+export type Claimant = { userId: string } | { token: string };
 
 const DAY_MS = 24 * 3_600_000;
 const DUE_BATCH = 50;
@@ -62,8 +67,8 @@ export class ClaimsService {
   // --- The buyer -----------------------------------------------------------------------------------
 
   /** Opens a claim on one of the buyer's keys: revealed, within 30 days of delivery, one open claim at a time. */
-  async open(userId: string, keyId: string, request: { reason: ClaimReason; message: string }, now = new Date()): Promise<Claim> {
-    const key = await this.deps.library.claimableKey(this.db, keyId, userId);
+  async open(claimant: Claimant, keyId: string, request: { reason: ClaimReason; message: string }, now = new Date()): Promise<Claim> {
+    const key = await this.deps.library.claimableKey(this.db, keyId, await this.ownerOf(claimant, keyId));
     if (!key || key.voidedAt) throw new NotFound(orderMessages.keyNotFound);
     if (now.getTime() - new Date(key.deliveredAt).getTime() > CLAIM_WINDOW_DAYS * DAY_MS) throw new Conflict(m.tooLate);
     if (!key.revealed) throw new Conflict(m.notRevealed);
@@ -75,7 +80,8 @@ export class ClaimsService {
       keyId,
       orderId: key.orderId,
       lineId: key.lineId,
-      userId,
+      // A guest's claim is its key's owner's: none until the order joins an account.
+      userId: 'userId' in claimant ? claimant.userId : key.userId,
       sellerId,
       gameId: key.gameId,
       reason: request.reason,
@@ -93,6 +99,20 @@ export class ClaimsService {
 
   async ofUser(userId: string): Promise<Claim[]> {
     return (await claimsOfUser(this.db, userId)).map((claim) => toClaim(claim));
+  }
+
+  /** An order's claims, for whoever holds its link (the order page of a guest); anyone else: NotFound. */
+  async ofOrder(orderId: string, token: string): Promise<Claim[]> {
+    if (!(await this.deps.orders.opensByLink(orderId, { token }))) throw new NotFound(orderMessages.orderNotFound);
+    return (await claimsOfOrder(this.db, orderId)).map((claim) => toClaim(claim));
+  }
+
+  /** Whose key a claimant may report: the customer's own, or one of the order whose link it holds. */
+  private async ownerOf(claimant: Claimant, keyId: string): Promise<{ userId: string } | { orderId: string }> {
+    if ('userId' in claimant) return claimant;
+    const orderId = await this.deps.library.orderOfKey(keyId);
+    if (!orderId || !(await this.deps.orders.opensByLink(orderId, claimant))) throw new NotFound(orderMessages.keyNotFound);
+    return { orderId };
   }
 
   // --- The seller ----------------------------------------------------------------------------------
@@ -235,21 +255,22 @@ export class ClaimsService {
   // --- Telling people --------------------------------------------------------------------------------
 
   private async tellBuyer(claim: ClaimView, title: string, text: string, mail = false): Promise<void> {
-    const { notifications, accounts, mailer, mailContext, log } = this.deps;
-    if (!claim.userId) return;
+    const { notifications, mailer, mailContext, log } = this.deps;
     try {
-      await notifications.publish({ userId: claim.userId, kind: 'claim', title, text, link: `/library?order=${claim.orderId}` });
-      if (!mail) return;
-      const user = await accounts.findById(claim.userId);
-      if (!user) return;
+      if (claim.userId) await notifications.publish({ userId: claim.userId, kind: 'claim', title, text, link: `/library?order=${claim.orderId}` });
+      // A guest has no notifications: it hears by mail, with its order's link.
+      if (!mail && claim.userId) return;
+      const buyer = await this.deps.orders.recipientOf(claim.orderId);
+      if (!buyer) return;
+      const where = buyer.orderPage ? 'on your order page' : 'in your library';
       await this.db.transaction((tx) =>
         mailer.enqueue(
           tx,
-          compose(mailContext, user.email, {
-            subject: `Your Keystore key for ${claim.title} was replaced`,
-            greeting: `Hi ${user.username},`,
-            paragraphs: [text, 'For your safety we never send keys by e-mail: reveal it in your library.'],
-            button: { label: 'Open my library', href: `${mailContext.publicUrl}/library?order=${encodeURIComponent(claim.orderId)}` },
+          compose(mailContext, buyer.email, {
+            subject: mail ? `Your Keystore key for ${claim.title} was replaced` : `Your Keystore order: ${title.toLowerCase()}`,
+            greeting: `Hi ${buyer.username ?? 'there'},`,
+            paragraphs: [text, `For your safety we never send keys by e-mail: reveal it ${where}.`],
+            button: { label: buyer.orderPage ? 'Open my order' : 'Open my library', href: buyer.orderPage ?? `${mailContext.publicUrl}/library?order=${encodeURIComponent(claim.orderId)}` },
             after: [],
           }),
         ),

@@ -37,6 +37,10 @@ export function claimsOfUser(db: Db, userId: string): Promise<ClaimView[]> {
   return queryRows<ClaimView>(db, claimView(sql`c.user_id = ${userId}`));
 }
 
+export function claimsOfOrder(db: Db, orderId: string): Promise<ClaimView[]> {
+  return queryRows<ClaimView>(db, claimView(sql`c.order_id = ${orderId}`));
+}
+
 export function claimsOfSeller(db: Db, sellerId: string): Promise<ClaimView[]> {
   return queryRows<ClaimView>(db, claimView(sql`c.seller_id = ${sellerId}`));
 }

@@ -7,6 +7,7 @@ import type { CatalogService } from '../catalog/ports.ts';
 import { KeyVault } from './key-vault.ts';
 import {
   adoptKeys,
+  orderOfKey,
   claimableKey,
   keyIsLive,
   swapSerial,
@@ -162,8 +163,14 @@ export class LibraryService {
   }
 
   /** A customer's key as a claim reads it (issue 24), or undefined for a key that is not theirs. */
-  claimableKey(db: Db, keyId: string, userId: string) {
-    return claimableKey(db, keyId, userId);
+  /** A key as a claim reads it, if it is the customer's, or of the order whose link a guest holds. */
+  claimableKey(db: Db, keyId: string, owner: { userId: string } | { orderId: string }) {
+    return claimableKey(db, keyId, owner);
+  }
+
+  /** The order a key was delivered for. */
+  orderOfKey(keyId: string): Promise<string | undefined> {
+    return orderOfKey(this.database.db, keyId);
   }
 
   /** Whether a key is still in its owner's library (not voided). */

@@ -179,21 +179,28 @@ export async function replaceEncryptedSerial(db: Db, id: string, previous: strin
 }
 
 /** A key as a claim reads it: its owner, line, game, delivery, whether it is live and was ever revealed. */
-export async function claimableKey(db: Db, keyId: string, userId: string) {
+export async function claimableKey(db: Db, keyId: string, owner: { userId: string } | { orderId: string }) {
   const [row] = await db
     .select({
       id: productKeys.id,
       orderId: productKeys.orderId,
       lineId: productKeys.lineId,
       gameId: productKeys.gameId,
+      userId: productKeys.userId,
       deliveredAt: productKeys.deliveredAt,
       voidedAt: productKeys.voidedAt,
       serialEncrypted: productKeys.serialEncrypted,
       revealed: sql<boolean>`exists (select 1 from key_reveals r where r.key_id = product_keys.id)`,
     })
     .from(productKeys)
-    .where(and(eq(productKeys.id, keyId), eq(productKeys.userId, userId)));
+    .where(and(eq(productKeys.id, keyId), 'userId' in owner ? eq(productKeys.userId, owner.userId) : eq(productKeys.orderId, owner.orderId)));
   return row;
+}
+
+/** The order a key was delivered for (a guest's claim is opened by that order's link). */
+export async function orderOfKey(db: Db, keyId: string): Promise<string | undefined> {
+  const [row] = await db.select({ orderId: productKeys.orderId }).from(productKeys).where(eq(productKeys.id, keyId));
+  return row?.orderId;
 }
 
 /** Voids one live key (a claim refunded it); answers whether it was live. */

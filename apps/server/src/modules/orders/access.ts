@@ -14,3 +14,11 @@ export async function accessOf(app: FastifyInstance, request: FastifyRequest, to
   return { userId: account?.userId, token };
 }
 
+
+/**
+ * preHandler, before a purchase turn is taken (platform/admission.ts): a request with neither a session
+ * nor what stands in for one (a guest's e-mail, an order's link) is refused at once, without waiting.
+ */
+export const accountOrGuest = (what: (request: FastifyRequest) => unknown) => async (request: FastifyRequest): Promise<void> => {
+  if (!request.headers.authorization && what(request) === undefined) throw new Unauthorized(accountMessages.authRequired);
+};

@@ -176,4 +176,27 @@ describe('guest checkout', () => {
     expect((await call('GET', `/api/orders/${placed.order._id}?token=${placed.token}`)).statusCode).toBe(200);
     expect((await call('GET', `/api/orders/${placed.order._id}`, undefined, headers)).statusCode).toBe(200);
   });
+
+  it('reports a bad key with the order link and follows the claim there; the guest hears of it by mail', async () => {
+    const game = await t.gameWithStock(5, 9);
+    const email = newGuest();
+    const placed = await guestOrder(email, game);
+    expect((await payByLink(placed.order._id, placed.token!)).statusCode).toBe(200);
+    await t.app.orders.allocator.drain();
+    const link = `?token=${placed.token}`;
+    const [key] = (await call('GET', `/api/orders/${placed.order._id}/keys${link}`)).json<OrderKeys>().keys;
+    const report = { reason: 'invalid-key', message: 'The launcher says the key is not valid.' };
+    // Only with the link of the key's own order.
+    const other = await guestOrder(newGuest(), game);
+    expect((await call('POST', `/api/purchases/${key!.purchaseId}/claim?token=${other.token}`, report)).statusCode).toBe(404);
+    expect((await call('POST', `/api/purchases/${key!.purchaseId}/claim`, report)).statusCode).toBe(401);
+    const claimed = await call('POST', `/api/purchases/${key!.purchaseId}/claim${link}`, report);
+    expect(claimed.statusCode, claimed.body).toBe(201);
+    const claims = (await call('GET', `/api/orders/${placed.order._id}/claims${link}`)).json<Array<{ _id: string; purchaseId?: string }>>();
+    expect(claims).toHaveLength(1);
+    expect((await call('GET', `/api/orders/${placed.order._id}/claims?token=${other.token}`)).statusCode).toBe(404);
+    expect((await call('GET', `/api/orders/${placed.order._id}/claims`)).statusCode).toBe(400);
+    const mails = await t.mailsTo(email);
+    expect(mails.some((mail) => mail.text.includes(`/orders/${placed.order._id}?token=`) && /problem reported/i.test(mail.subject))).toBe(true);
+  });
 });

@@ -19,7 +19,7 @@ import { clientIp } from '../../platform/client-ip.ts';
 import { Unauthorized } from '../../platform/errors.ts';
 import { perAddress, type LimitRule } from '../../platform/limits.ts';
 import type { OrdersService } from './service.ts';
-import { accessOf } from './access.ts';
+import { accessOf, accountOrGuest } from './access.ts';
 
 const bearer = [{ bearerAuth: [] }];
 /** A route a guest may call with the order's signed link instead of a session (issue 29). */
@@ -39,6 +39,8 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
     '/api/orders',
     {
       onRequest: sessionIfSent(app),
+      // A stranger with no e-mail is refused before the purchase turn.
+      preHandler: accountOrGuest((request) => (request.body as { email?: string }).email),
       // Shed with a fast 503 when the store has more purchases under way than it can keep fast.
       config: { admission: 'order' },
       schema: {

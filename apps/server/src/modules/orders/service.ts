@@ -16,9 +16,10 @@ import { OrderBackOffice } from './back-office.ts';
 import { assertAwaitingPayment, PaymentStates } from './payment-states.ts';
 import { OrderPlacement, type Placer } from './placement.ts';
 import { OrderRefunds } from './refunds.ts';
-import { adoptGuestOrders, eventsOfOrder, expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderEventRow, type OrderLineRow, type OrderRow } from './store.ts';
+import { adoptGuestOrders, buyerOf, eventsOfOrder, expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderEventRow, type OrderLineRow, type OrderRow } from './store.ts';
 import { guestLimits, guestSettings, OrderLinks, saveGuestLimits } from './guests.ts';
 import type { SignedLinks } from '../../platform/signed-links.ts';
+import type { Recipient } from '../../platform/mail/order-mails.ts';
 import { toHistoryEntry, toOrder } from './views.ts';
 import type { Ledger } from '../ledger/ports.ts';
 import type { OffersService } from '../offers/ports.ts';
@@ -275,6 +276,12 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
     return this.payments.markExpired(orderId);
   }
 
+  /** Who gets an order's mails: its customer, or a guest's e-mail with the order's link. */
+  async recipientOf(orderId: string): Promise<Recipient | undefined> {
+    const order = await findOrder(this.db, orderId);
+    return order && this.links.recipient(order, await buyerOf(this.db, order));
+  }
+
   /** What a guest may buy, as the back office's settings show it (issue 29). */
   async guestSettings(): Promise<Pick<AdminSettings, 'guestMaxOrder' | 'guestMaxCopies' | 'guestOrdersPerDay'>> {
     return guestSettings(await guestLimits(this.db));
@@ -333,7 +340,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   }
 
   /** Whether the request holds this order's signed link. */
-  private opensByLink(orderId: string, access: OrderAccess): Promise<boolean> {
+  opensByLink(orderId: string, access: OrderAccess): Promise<boolean> {
     return access.token === undefined ? Promise.resolve(false) : this.links.opens(orderId, access.token);
   }
 
