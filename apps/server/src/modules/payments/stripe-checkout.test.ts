@@ -57,6 +57,27 @@ describe('paying with Stripe Checkout', () => {
     expect(session.amount_total).toBe(Math.round(order.amount * 100));
   });
 
+  it("opens a guest's Checkout Session for its e-mail, coming back to the order's page by its link, and delivers on Stripe's word", async () => {
+    const game = await t.gameWithStock(10, 11);
+    const placed = await t.app.inject({ method: 'POST', url: '/api/orders', payload: { items: [{ gameId: game, quantity: 1 }], email: 'Stripe.Guest@gmail.com' } });
+    expect(placed.statusCode, placed.body).toBe(201);
+    const { order, paymentUrl, token } = placed.json<{ order: Order; paymentUrl: string; token: string }>();
+    const session = fake.sessionFor(order._id);
+    expect(paymentUrl).toBe(session.url);
+    expect(fake.calls('POST /v1/checkout/sessions').at(-1)!.body).toMatchObject({
+      customer_email: 'stripe.guest@gmail.com',
+      success_url: `https://shop.example/orders/${order._id}?token=${token}&paid=1`,
+      cancel_url: `https://shop.example/pay/${order._id}?token=${token}&cancelled=1`,
+    });
+    const { payload, headers } = fake.signed(fake.sessionEvent('checkout.session.completed', session.id));
+    expect((await t.app.inject({ method: 'POST', url: STRIPE_WEBHOOK_PATH, payload, headers })).statusCode).toBe(200);
+    await t.app.orders.allocator.drain();
+    const seen = await t.app.inject({ url: `/api/orders/${order._id}?token=${token}` });
+    expect(seen.json<Order>()).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
+    const [receipt] = await t.mailsTo('stripe.guest@gmail.com');
+    expect(receipt!.text).toContain(`https://shop.example/orders/${order._id}?token=`);
+  });
+
   it('gives the keys back to the shelf and answers 503 when Stripe cannot open a checkout', async () => {
     const gameId = await t.gameWithStock(5, 3);
     const before = fake.calls('POST /v1/checkout/sessions').length;
