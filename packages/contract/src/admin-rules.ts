@@ -10,6 +10,9 @@ export const ADMIN_STATS_DEFAULT_DAYS = 30;
 export const ADMIN_STATS_MAX_DAYS = 366;
 export const ADMIN_TOP_GAMES = 10;
 /** The store's markup over the supplier's price stays "small" (the terms): 0 to 30 %. */
+/** The most each guest limit may be set to: euro per order, copies of a title (a line's 10), orders per e-mail per day. */
+export const GUEST_LIMIT_MAX = { maxOrderEuro: 10_000, maxCopies: 10, ordersPerDay: 100 } as const;
+
 /** What a guest may buy unless the owner sets otherwise (issue 29): euro per order, copies of a title, orders per e-mail per 24 hours. */
 export const GUEST_LIMIT_DEFAULTS = { maxOrderEuro: 150, maxCopies: 2, ordersPerDay: 3 } as const;
 
@@ -116,4 +119,10 @@ export function priceOverrideProblem(value: string): string | undefined {
   if (value.trim() === '') return undefined;
   const price = Number(value);
   return Number.isFinite(price) && price > 0 ? undefined : adminMessages.priceOverridePositive;
+}
+
+/** A guest limit as typed: a whole number from 0 to `max`, else the rule's message. */
+export function guestLimitProblem(value: string, max: number): string | undefined {
+  const number = Number(value.trim());
+  return value.trim() === '' || !Number.isInteger(number) || number < 0 || number > max ? adminMessages.guestLimitRange : undefined;
 }

@@ -1,13 +1,14 @@
 // The back office's API (issue 15): /api/admin/*, for the admin role only. Requests and answers as zod
 // schemas; the limits and texts they use are zod-free, in admin-rules.ts.
 import { z } from 'zod';
-import { DELIVERY_STATUSES, MAX_SEARCH_LENGTH, MEMBERSHIP_TIERS, ORDER_CURRENCY, ORDER_LINE_MAX_QUANTITY, ORDER_STATUSES, PAYMENT_PROVIDERS, ROLES, type OrderStatus } from './constants.ts';
+import { DELIVERY_STATUSES, MAX_SEARCH_LENGTH, MEMBERSHIP_TIERS, ORDER_CURRENCY, ORDER_STATUSES, PAYMENT_PROVIDERS, ROLES, type OrderStatus } from './constants.ts';
 import {
   ADMIN_MAX_PAGE_SIZE,
   ADMIN_PAGE_SIZE,
   ADMIN_REASON_MAX,
   AUDIT_ACTIONS,
   adminMessages as m,
+  GUEST_LIMIT_MAX,
   MARKUP_PERCENT_MAX,
   MARKUP_PERCENT_MIN,
   SUPPORT_REPLY_MAX,
@@ -238,9 +239,9 @@ export type AdminSettings = z.infer<typeof adminSettingsSchema>;
 export const adminSettingsPatchSchema = z.object({
   markupPercent: z.number({ error: m.markupRange }).min(MARKUP_PERCENT_MIN, m.markupRange).max(MARKUP_PERCENT_MAX, m.markupRange).optional(),
   ...sellerCommissionSettingsSchema,
-  guestMaxOrder: z.number({ error: m.guestLimitRange }).min(0, m.guestLimitRange).max(10_000, m.guestLimitRange).optional(),
-  guestMaxCopies: z.number({ error: m.guestLimitRange }).int(m.guestLimitRange).min(0, m.guestLimitRange).max(ORDER_LINE_MAX_QUANTITY, m.guestLimitRange).optional(),
-  guestOrdersPerDay: z.number({ error: m.guestLimitRange }).int(m.guestLimitRange).min(0, m.guestLimitRange).max(100, m.guestLimitRange).optional(),
+  guestMaxOrder: z.number({ error: m.guestLimitRange }).min(0, m.guestLimitRange).max(GUEST_LIMIT_MAX.maxOrderEuro, m.guestLimitRange).optional(),
+  guestMaxCopies: z.number({ error: m.guestLimitRange }).int(m.guestLimitRange).min(0, m.guestLimitRange).max(GUEST_LIMIT_MAX.maxCopies, m.guestLimitRange).optional(),
+  guestOrdersPerDay: z.number({ error: m.guestLimitRange }).int(m.guestLimitRange).min(0, m.guestLimitRange).max(GUEST_LIMIT_MAX.ordersPerDay, m.guestLimitRange).optional(),
 });
 export type AdminSettingsPatch = z.input<typeof adminSettingsPatchSchema>;
 

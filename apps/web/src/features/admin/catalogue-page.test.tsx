@@ -114,4 +114,32 @@ describe('the catalogue page', () => {
     expect(await screen.findByText('Sellers scoring below 85 leave the store at once.')).toBeTruthy();
     expect(calls.filter((call) => call.route.startsWith('PATCH')).map(({ body }) => body)).toEqual([{ sellerScoreFloor: 85 }]);
   });
+
+  it('saves the guest limits, refusing one that is not a whole number in range', async () => {
+    const calls = stubApi({
+      'GET /api/admin/sync-runs': () => answer(syncRunListSchema, []),
+      'GET /api/admin/settings': () => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3 }),
+      'GET /api/admin/games': () => answer(adminGameListSchema, testAdminGameList([])),
+      'PATCH /api/admin/settings': ({ body }) => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3, ...(body as object) }),
+    });
+    renderWithQueries(
+      <MemoryRouter>
+        <AdminCataloguePage />
+        <Toasts />
+      </MemoryRouter>,
+    );
+    const form = await screen.findByRole('form', { name: 'Guest checkout' });
+    const copies = within(form).getByLabelText('Copies of one game per guest order (0–10)');
+    expect((within(form).getByLabelText('Most a guest order may cost (€, 0–10000)') as HTMLInputElement).value).toBe('150');
+    const user = userEvent.setup();
+    await user.clear(copies);
+    await user.type(copies, '2.5');
+    await user.click(within(form).getByRole('button', { name: 'Save guest limits' }));
+    expect(within(form).getByText(adminMessages.guestLimitRange)).toBeTruthy();
+    await user.clear(copies);
+    await user.type(copies, '4');
+    await user.click(within(form).getByRole('button', { name: 'Save guest limits' }));
+    expect(await screen.findByText('The guest limits apply to the next guest order.')).toBeTruthy();
+    expect(calls.filter((call) => call.route.startsWith('PATCH')).map(({ body }) => body)).toEqual([{ guestMaxOrder: 150, guestMaxCopies: 4, guestOrdersPerDay: 3 }]);
+  });
 });

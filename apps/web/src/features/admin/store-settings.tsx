@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { MARKUP_PERCENT_MAX, MARKUP_PERCENT_MIN, markupProblem } from '@keystore/contract/admin-rules';
+import { GUEST_LIMIT_MAX, guestLimitProblem, MARKUP_PERCENT_MAX, MARKUP_PERCENT_MIN, markupProblem } from '@keystore/contract/admin-rules';
 import { COMMISSION_PERCENT_MAX, commissionFixedProblem, commissionPercentProblem, euroCents } from '@keystore/contract/seller-rules';
 import { messageOf } from '../../lib/api.ts';
 import { byRule } from '../../lib/form-rules.ts';
@@ -12,7 +12,7 @@ import styles from './admin.module.css';
 
 // The store's settings on the catalogue page (GET/PATCH /api/admin/settings), one form each.
 
-/** The store's settings side by side: the markup over the supplier, the sellers' default commission, and their score floor. */
+/** The store's settings side by side: the markup over the supplier, the sellers' default commission, their score floor, and what a guest may buy. */
 export function StoreSettings() {
   const settings = useQuery(settingsQuery());
   if (!settings.data) return null;
@@ -21,6 +21,7 @@ export function StoreSettings() {
       <MarkupFields markupPercent={settings.data.markupPercent} />
       <CommissionFields percent={settings.data.sellerCommissionPercent} fixed={settings.data.sellerCommissionFixed} />
       <ScoreFloorFields floor={settings.data.sellerScoreFloor} />
+      <GuestLimitFields maxOrder={settings.data.guestMaxOrder} maxCopies={settings.data.guestMaxCopies} ordersPerDay={settings.data.guestOrdersPerDay} />
     </div>
   );
 }
@@ -177,6 +178,63 @@ function ScoreFloorFields({ floor }: { floor: number }) {
         </div>
         <button type="submit" className={buttons.primary} disabled={patch.isPending}>
           Save floor
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** What a visitor may buy without an account (issue 29): beyond it, the store asks them to sign in. */
+function GuestLimitFields({ maxOrder, maxCopies, ordersPerDay }: { maxOrder: number; maxCopies: number; ordersPerDay: number }) {
+  const patch = usePatchSettings();
+  const { register, handleSubmit, formState } = useForm<{ maxOrder: string; maxCopies: string; ordersPerDay: string }>({
+    defaultValues: { maxOrder: String(maxOrder), maxCopies: String(maxCopies), ordersPerDay: String(ordersPerDay) },
+  });
+  const { errors } = formState;
+  const save = handleSubmit((fields) =>
+    patch.mutate(
+      { guestMaxOrder: Number(fields.maxOrder.trim()), guestMaxCopies: Number(fields.maxCopies.trim()), guestOrdersPerDay: Number(fields.ordersPerDay.trim()) },
+      {
+        onSuccess: () => showToast('The guest limits apply to the next guest order.'),
+        onError: (error) => showToast(messageOf(error, 'The guest limits were not saved. Please try again.'), 'error'),
+      },
+    ),
+  );
+  const fields = [
+    { name: 'maxOrder', label: `Most a guest order may cost (€, 0–${GUEST_LIMIT_MAX.maxOrderEuro})`, max: GUEST_LIMIT_MAX.maxOrderEuro },
+    { name: 'maxCopies', label: `Copies of one game per guest order (0–${GUEST_LIMIT_MAX.maxCopies})`, max: GUEST_LIMIT_MAX.maxCopies },
+    { name: 'ordersPerDay', label: `Guest orders per e-mail in 24 hours (0–${GUEST_LIMIT_MAX.ordersPerDay})`, max: GUEST_LIMIT_MAX.ordersPerDay },
+  ] as const;
+  return (
+    <form className={styles.panel} onSubmit={save} noValidate aria-labelledby="guest-limits-title">
+      <h2 id="guest-limits-title" className={styles.subtitle}>
+        Guest checkout
+      </h2>
+      <p className={styles.muted}>Visitors may buy without an account up to these limits; beyond them the store asks them to sign in.</p>
+      <div className={styles.filters}>
+        {fields.map(({ name, label, max }) => (
+          <div key={name} className={styles.field}>
+            <label htmlFor={`guest-${name}`}>{label}</label>
+            <input
+              id={`guest-${name}`}
+              className={styles.price}
+              type="number"
+              inputMode="numeric"
+              step="1"
+              min="0"
+              max={max}
+              {...register(name, { validate: byRule((value) => guestLimitProblem(value, max)) })}
+              {...(errors[name] ? { 'aria-invalid': true, 'aria-describedby': `guest-${name}-error` } : {})}
+            />
+            {errors[name] && (
+              <span id={`guest-${name}-error`} className={styles.problem} role="alert">
+                {errors[name].message}
+              </span>
+            )}
+          </div>
+        ))}
+        <button type="submit" className={buttons.primary} disabled={patch.isPending}>
+          Save guest limits
         </button>
       </div>
     </form>
