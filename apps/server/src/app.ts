@@ -19,6 +19,8 @@ import { devMailRoutes } from './modules/dev-mail/routes.ts';
 import { Ledger } from './modules/ledger/service.ts';
 import { libraryRoutes } from './modules/library/routes.ts';
 import { SignedLinks } from './platform/signed-links.ts';
+import { GiftsService } from './modules/gifts/service.ts';
+import { giftRoutes } from './modules/gifts/routes.ts';
 import { LibraryService } from './modules/library/service.ts';
 import { newsRoutes } from './modules/news/routes.ts';
 import { NewsService } from './modules/news/service.ts';
@@ -137,7 +139,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     timings: config.sellerDelivery,
   });
   const links = new SignedLinks(config.secrets.jwt, config.secrets.jwtPrevious);
-  const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission, offers, links });
+  const gifts = new GiftsService({ database, library, catalog, accounts, links, mailer, mailContext, log: app.log });
+  gifts.subscribeTo(events);
+  const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission, offers, links, gifts });
   orders.subscribeTo(events);
   const claims = new ClaimsService({ database, library, refunds: orders.refunds, orders, offers, sellers, notifications, accounts, mailer, mailContext, events, log: app.log });
   // Jobs on every instance, each taking its own rows (skip locked) or moving each row once: cancels owed to
@@ -217,7 +221,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(usersRoutes, { users });
   await registerPaymentRoutes(app, { config, database, payments, orders });
   await app.register(ordersRoutes, { orders });
-  await app.register(libraryRoutes, { library });
+  await app.register(libraryRoutes, { library, sentGifts: (userId) => gifts.sentBy(userId) });
+  await app.register(giftRoutes, { gifts });
   await app.register(supportRoutes, { support });
   await app.register(notificationsRoutes, { notifications });
   await app.register(newsRoutes, { news });

@@ -36,3 +36,5 @@ export * from './seller-delivery-rules.ts';
 export * from './seller-delivery.ts';
 export * from './claim-rules.ts';
 export * from './claims.ts';
+export * from './gift-rules.ts';
+export * from './gifts.ts';

@@ -2,6 +2,7 @@
 // Money in answers is euro with two decimals; ids are strings in `_id`.
 import { z } from 'zod';
 import { emailField, purchaseHistoryEntrySchema } from './accounts.ts';
+import { giftRequestSchema } from './gifts.ts';
 import { gameListItemSchema } from './catalog.ts';
 import {
   DELIVERY_STATUSES,
@@ -44,6 +45,8 @@ export const createOrderRequestSchema = z.object({
     .max(ORDER_MAX_LINES, m.tooManyLines),
   /** A guest's e-mail (issue 29): an order without a session is placed for it; ignored with a session. */
   email: emailField.optional(),
+  /** The order is a gift (issue 29): its keys go to this recipient, never to the buyer's library. */
+  gift: giftRequestSchema.optional(),
 });
 export type CreateOrderRequest = z.input<typeof createOrderRequestSchema>;
 
@@ -173,6 +176,8 @@ export const purchaseSchema = z
     purchasedAt: z.string(),
     /** Whether its owner has revealed the key: a problem with it can be reported only then (issue 24). */
     revealed: z.boolean(),
+    /** A key sent as a gift (issue 29): to whom, and when they first revealed it. Its buyer never sees the key. */
+    gift: z.object({ to: z.string(), revealedAt: z.string().nullable() }).optional(),
   })
   .meta({ id: 'Purchase' });
 export type Purchase = z.infer<typeof purchaseSchema>;

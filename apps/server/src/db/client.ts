@@ -8,6 +8,7 @@ import * as adminTables from '../modules/admin/schema.ts';
 import * as authTables from '../modules/auth/schema.ts';
 import * as catalogTables from '../modules/catalog/schema.ts';
 import * as claimsTables from '../modules/claims/schema.ts';
+import * as giftsTables from '../modules/gifts/schema.ts';
 import * as ledgerTables from '../modules/ledger/schema.ts';
 import * as libraryTables from '../modules/library/schema.ts';
 import * as newsTables from '../modules/news/schema.ts';
@@ -27,6 +28,7 @@ export const schema = {
   ...authTables,
   ...catalogTables,
   ...claimsTables,
+  ...giftsTables,
   ...ledgerTables,
   ...libraryTables,
   ...newsTables,

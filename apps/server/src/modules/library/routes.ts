@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema, purchaseIdParamsSchema, purchaseKeySchema, purchaseListSchema } from '@keystore/contract';
-import type { LibraryService } from './service.ts';
+import type { LibraryService, SentGift } from './service.ts';
 
 const bearer = [{ bearerAuth: [] }];
 
 /** The library (SPEC §7): one purchase per delivered key, and the key itself for its owner. */
-export const libraryRoutes: FastifyPluginAsyncZod<{ library: LibraryService }> = async (app, { library }) => {
+export const libraryRoutes: FastifyPluginAsyncZod<{ library: LibraryService; sentGifts: (userId: string) => Promise<SentGift[]> }> = async (app, { library, sentGifts }) => {
   app.get(
     '/api/purchases',
     {
@@ -13,12 +13,12 @@ export const libraryRoutes: FastifyPluginAsyncZod<{ library: LibraryService }> =
       schema: {
         operationId: 'listPurchases',
         tags: ['library'],
-        summary: "One entry per delivered key of the caller, newest first, with its game",
+        summary: "One entry per delivered key of the caller, newest first, with its game; a key the caller sent as a gift is listed with `gift` and never revealed",
         security: bearer,
         response: { 200: purchaseListSchema, 401: errorSchema },
       },
     },
-    async (request) => library.purchases(request.account.userId),
+    async (request) => library.purchases(request.account.userId, await sentGifts(request.account.userId)),
   );
 
   app.get(

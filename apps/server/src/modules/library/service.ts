@@ -7,6 +7,7 @@ import type { CatalogService } from '../catalog/ports.ts';
 import { KeyVault } from './key-vault.ts';
 import {
   adoptKeys,
+  liveKeysOfOrders,
   orderOfKey,
   claimableKey,
   keyIsLive,
@@ -39,6 +40,13 @@ export interface DeliveredKey {
  * The library: the keys customers bought, stored encrypted, shown only to their owner. The orders
  * module stores and voids keys through this service, inside its own transactions.
  */
+/** A gift its buyer sent (the gifts module's word, issue 29): its keys are listed as sent. */
+export interface SentGift {
+  orderId: string;
+  to: string;
+  revealedAt: Date | null;
+}
+
 export class LibraryService {
   private readonly database: Database;
   private readonly catalog: CatalogService;
@@ -63,8 +71,12 @@ export class LibraryService {
   }
 
   /** One entry per live key of the customer, newest first, each with its game as the catalogue lists it. */
-  async purchases(userId: string): Promise<Purchase[]> {
-    const keys = await liveKeysOf(this.database.db, userId);
+  async purchases(userId: string, sentGifts: SentGift[] = []): Promise<Purchase[]> {
+    const own = await liveKeysOf(this.database.db, userId);
+    // A gift's keys are its recipient's: the buyer's library shows them as sent, never their serials.
+    const sent = sentGifts.length > 0 ? await liveKeysOfOrders(this.database.db, sentGifts.map((gift) => gift.orderId)) : [];
+    const gifts = new Map(sentGifts.map((gift) => [gift.orderId, gift]));
+    const keys = [...own, ...sent.filter((key) => !own.some((mine) => mine.id === key.id))].sort((a, b) => b.deliveredAt.getTime() - a.deliveredAt.getTime() || (a.id < b.id ? -1 : 1));
     const products = new Map<string, GameListItem>();
     await Promise.all(
       [...new Set(keys.map((key) => key.gameId))].map(async (gameId) => {
@@ -72,13 +84,17 @@ export class LibraryService {
         products.set(gameId, item);
       }),
     );
-    return keys.map((key) => ({
-      _id: key.id,
-      product: products.get(key.gameId)!,
-      orderId: key.orderId,
-      purchasedAt: key.deliveredAt.toISOString(),
-      revealed: key.revealed,
-    }));
+    return keys.map((key) => {
+      const gift = gifts.get(key.orderId);
+      return {
+        _id: key.id,
+        product: products.get(key.gameId)!,
+        orderId: key.orderId,
+        purchasedAt: key.deliveredAt.toISOString(),
+        revealed: key.revealed,
+        ...(gift && { gift: { to: gift.to, revealedAt: gift.revealedAt?.toISOString() ?? null } }),
+      };
+    });
   }
 
   /** The serial of a live key, for its owner only (anyone else: NotFound); every reveal is recorded. */

@@ -68,6 +68,21 @@ export function liveKeysOf(db: Db, userId: string) {
     .orderBy(desc(productKeys.deliveredAt), productKeys.id);
 }
 
+/** The live keys of some orders, newest first (the keys of gifts a buyer sent). */
+export function liveKeysOfOrders(db: Db, orderIds: string[]) {
+  return db
+    .select({
+      id: productKeys.id,
+      gameId: productKeys.gameId,
+      orderId: productKeys.orderId,
+      deliveredAt: productKeys.deliveredAt,
+      revealed: sql<boolean>`exists (select 1 from key_reveals r where r.key_id = product_keys.id)`,
+    })
+    .from(productKeys)
+    .where(and(inArray(productKeys.orderId, orderIds), isNull(productKeys.voidedAt)))
+    .orderBy(desc(productKeys.deliveredAt), productKeys.id);
+}
+
 /** A live key of this owner, or undefined (someone else's key and a missing one look the same). */
 export async function ownedKey(db: Db, keyId: string, userId: string): Promise<Pick<KeyRow, 'id' | 'serialEncrypted'> | undefined> {
   const [row] = await db

@@ -367,7 +367,7 @@ export class KeyAllocator {
         const line = byLine.get(key.lineId)!;
         const position = positions.get(line.id) ?? 0;
         positions.set(line.id, position + 1);
-        return { orderId: order.id, lineId: line.id, position, gameId: line.gameId, userId: order.userId, serial: this.deps.library.unseal(key.serialEncrypted, key.id), demo: false };
+        return { orderId: order.id, lineId: line.id, position, gameId: line.gameId, userId: keyHolder(order), serial: this.deps.library.unseal(key.serialEncrypted, key.id), demo: false };
       });
   }
 
@@ -422,6 +422,9 @@ export class KeyAllocator {
   }
 }
 
+/** Whose library a delivered key goes to: the buyer's, but a gift's keys are its recipient's (given by the gifts module, issue 29). */
+const keyHolder = (order: OrderRow) => (order.gift ? null : order.userId);
+
 /** Thrown to roll a delivery back: the order stopped being a paid, undelivered one meanwhile. */
 class OrderGone extends Error {}
 
@@ -438,7 +441,7 @@ function keysForLines(order: OrderRow, lines: OrderLineRow[], supplierKeys: Supp
       lineId: line.id,
       position,
       gameId: line.gameId,
-      userId: order.userId,
+      userId: keyHolder(order),
       serial: key.serial,
       demo: key.demo,
     })),

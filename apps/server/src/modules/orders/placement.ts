@@ -41,6 +41,7 @@ import {
 } from './store.ts';
 import type { OffersService, OrderRequestLine } from '../offers/ports.ts';
 import { moveLine } from './failover.ts';
+import type { GiftsService } from '../gifts/ports.ts';
 import { assertGuestMayOrder, assertWithinGuestLimits, guestLimits, type GuestLimits, type OrderLinks } from './guests.ts';
 
 /** What a transaction's failures and closings change outside it, told once it commits. */
@@ -55,6 +56,9 @@ import { lineImage, toOrder } from './views.ts';
 
 /** Who places an order: the customer (or a guest's e-mail, issue 29), and the client address the request came from. */
 export type Placer = Buyer & { address: string };
+
+/** A gift as the order request carries it, parsed (issue 29). */
+type GiftRequestOf = { email: string; name: string; message: string };
 
 /** A request sent with an Idempotency-Key: the key, and what it asked for (requestHashOf). */
 interface Attempt {
@@ -73,6 +77,8 @@ export interface OrderPlacementDeps {
   offers: OffersService;
   /** A guest's order token, answered with its order. */
   links: OrderLinks;
+  /** Who a gift order is for (issue 29), recorded with the order. */
+  gifts: Pick<GiftsService, 'create'>;
 }
 
 export class OrderPlacement {
@@ -92,7 +98,7 @@ export class OrderPlacement {
    * With an Idempotency-Key, a key this customer has placed an order with answers that order again and
    * reserves nothing (422 when the key came with other items).
    */
-  async place(placer: Placer, items: CreateOrderRequest['items'], idempotencyKey?: string): Promise<CreateOrderAnswer> {
+  async place(placer: Placer, items: CreateOrderRequest['items'], idempotencyKey?: string, gift?: GiftRequestOf): Promise<CreateOrderAnswer> {
     const merged = mergeItems(items);
     const attempt = idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash: requestHashOf(merged) };
     if (attempt) {
@@ -102,7 +108,7 @@ export class OrderPlacement {
     const provider = this.deps.payments.provider(this.deps.config.payments.provider);
     let placed: { row: OrderRow; lines: OrderLineRow[]; stock: GameStock[] };
     try {
-      placed = await this.placeNew(placer, merged, provider.name, attempt);
+      placed = await this.placeNew(placer, merged, provider.name, attempt, gift && { ...gift, senderName: placer.userId ? ((await this.deps.accounts.findById(placer.userId))?.username ?? null) : null });
       this.deps.events.emit('stock-moved', { games: placed.stock });
     } catch (error) {
       // A request with the same key was placing its order meanwhile: the unique index refused this
@@ -136,7 +142,7 @@ export class OrderPlacement {
    * Reserves the stock and writes the order awaiting payment, in one transaction, within what one
    * customer and one address may hold unpaid (withinUnpaidCaps).
    */
-  private async placeNew(placer: Placer, merged: OrderRequestLine[], provider: PaymentProviderName, attempt: Attempt | undefined) {
+  private async placeNew(placer: Placer, merged: OrderRequestLine[], provider: PaymentProviderName, attempt: Attempt | undefined, gift: (GiftRequestOf & { senderName: string | null }) | undefined) {
     const id = newId();
     const now = new Date();
     return this.db.transaction(async (tx) => {
@@ -149,6 +155,7 @@ export class OrderPlacement {
         id,
         userId: placer.userId ?? null,
         email: placer.email ?? null,
+        gift: gift !== undefined,
         status: 'Awaiting payment',
         deliveryStatus: 'Pending',
         amountCents: lines.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0),
@@ -171,6 +178,7 @@ export class OrderPlacement {
         requestHash: attempt?.requestHash ?? null,
       };
       await insertOrder(tx, row, lines);
+      if (gift) await this.deps.gifts.create(tx, { orderId: id, email: gift.email, name: gift.name, message: gift.message, senderUserId: placer.userId ?? null, senderName: gift.senderName });
       return { row, lines, stock };
     });
   }

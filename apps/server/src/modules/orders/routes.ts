@@ -73,7 +73,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
       const email = request.body.email;
       if (!request.account && email === undefined) throw new Unauthorized(accountMessages.authRequired);
       const placer = request.account ? { userId: request.account.userId, address } : { email: email!, address };
-      return reply.code(201).send(await orders.create(placer, request.body.items, request.headers['idempotency-key']));
+      return reply.code(201).send(await orders.create(placer, request.body.items, request.headers['idempotency-key'], request.body.gift));
     },
   );
 
@@ -114,7 +114,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
         security: bearerOrLink,
         params: orderIdParamsSchema,
         querystring: orderKeysQuerySchema,
-        response: { 200: orderKeysSchema, 401: errorSchema, 404: errorSchema },
+        response: { 200: orderKeysSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, inet, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, inet, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { DELIVERY_STATUSES, ORDER_STATUSES, type DeliveryStatus, type OrderStatus, type PaymentProviderName } from '@keystore/contract';
 import { listOf, moment } from '../../db/columns.ts';
 import { games } from '../catalog/schema.ts';
@@ -47,6 +47,8 @@ export const orders = pgTable(
      * that proves it (verified). Null for an order placed signed in, whose mails go to the account's e-mail.
      */
     email: text('email'),
+    /** Bought for someone else (issue 29, the gifts module keeps who): its keys are never the buyer's. */
+    gift: boolean('gift').notNull().default(false),
   },
   (table) => [
     index('orders_user_created_idx').on(table.userId, table.createdAt),

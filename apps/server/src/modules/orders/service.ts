@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { orderMessages, type AdminSettings, type AdminSettingsPatch, type CreateOrderAnswer, type CreateOrderRequest, type Order, type PaymentProviderName } from '@keystore/contract';
+import { giftMessages, orderMessages, type AdminSettings, type AdminSettingsPatch, type CreateOrderAnswer, type CreateOrderRequest, type Order, type PaymentProviderName } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import { Conflict, NotFound } from '../../platform/errors.ts';
+import { Conflict, Forbidden, NotFound } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import type { AdmissionGate } from '../../platform/admission.ts';
 import type { StoreEventBus } from '../../platform/events.ts';
@@ -19,6 +19,7 @@ import { OrderRefunds } from './refunds.ts';
 import { adoptGuestOrders, buyerOf, eventsOfOrder, expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderEventRow, type OrderLineRow, type OrderRow } from './store.ts';
 import { guestLimits, guestSettings, OrderLinks, saveGuestLimits } from './guests.ts';
 import type { SignedLinks } from '../../platform/signed-links.ts';
+import type { GiftsService } from '../gifts/ports.ts';
 import type { Recipient } from '../../platform/mail/order-mails.ts';
 import { toHistoryEntry, toOrder } from './views.ts';
 import type { Ledger } from '../ledger/ports.ts';
@@ -46,6 +47,8 @@ export interface OrdersDeps {
   offers: OffersService;
   /** Signs and checks a guest's order links (issue 29). */
   links: SignedLinks;
+  /** Who a gift order is for (issue 29). */
+  gifts: Pick<GiftsService, 'create'>;
 }
 
 /**
@@ -135,6 +138,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       events: deps.events,
       offers: deps.offers,
       links,
+      gifts: deps.gifts,
     });
   }
 
@@ -156,8 +160,8 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   }
 
   /** Places an order, or answers again the one placed with the same Idempotency-Key (placement.ts). */
-  create(placer: Placer, items: CreateOrderRequest['items'], idempotencyKey?: string): Promise<CreateOrderAnswer> {
-    return this.placement.place(placer, items, idempotencyKey);
+  create(placer: Placer, items: CreateOrderRequest['items'], idempotencyKey?: string, gift?: { email: string; name: string; message: string }): Promise<CreateOrderAnswer> {
+    return this.placement.place(placer, items, idempotencyKey, gift);
   }
 
   /**
@@ -197,7 +201,8 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
    */
   async get(orderId: string, access: OrderAccess): Promise<Order> {
     const row = await this.ownedOrder(orderId, access);
-    const [[order], keys, lines] = await Promise.all([this.views([row]), this.deps.library.listOrderKeys(orderId), linesOf(this.db, [orderId])]);
+    // A gift's keys are its recipient's: its buyer's page lists none.
+    const [[order], keys, lines] = await Promise.all([this.views([row]), row.gift ? [] : this.deps.library.listOrderKeys(orderId), linesOf(this.db, [orderId])]);
     const titles = new Map(lines.map((line) => [line.id, line.title]));
     return { ...order!, keys: keys.map((key) => ({ purchaseId: key.purchaseId, gameId: key.gameId, title: titles.get(key.lineId) ?? '', revealed: key.revealed })) };
   }
@@ -208,6 +213,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
    */
   async revealKeys(orderId: string, access: OrderAccess, keyId: string | undefined, ip: string): Promise<Array<{ purchaseId: string; gameId: string; title: string; key: string }>> {
     const row = await this.ownedOrder(orderId, access);
+    if (row.gift) throw new Forbidden(giftMessages.giftOfOwnKey);
     const [keys, lines] = await Promise.all([this.deps.library.revealOrderKeys(orderId, keyId, { userId: access.userId ?? row.userId, ip }), linesOf(this.db, [orderId])]);
     const titles = new Map(lines.map((line) => [line.id, line.title]));
     return keys.map((key) => ({ purchaseId: key.purchaseId, gameId: key.gameId, title: titles.get(key.lineId) ?? '', key: key.key }));
@@ -219,9 +225,10 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
    */
   async adoptGuestOrders(userId: string, email: string): Promise<number> {
     return this.db.transaction(async (tx) => {
-      const ids = await adoptGuestOrders(tx, userId, email);
-      await this.deps.library.adoptKeys(tx, ids, userId);
-      return ids.length;
+      const adopted = await adoptGuestOrders(tx, userId, email);
+      // A gift's keys stay its recipient's (the gifts module gives them).
+      await this.deps.library.adoptKeys(tx, adopted.filter((order) => !order.gift).map((order) => order.id), userId);
+      return adopted.length;
     });
   }
 

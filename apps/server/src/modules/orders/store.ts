@@ -58,14 +58,13 @@ export async function guestOrdersSince(tx: Db, email: string, hours: number): Pr
   return row?.n ?? 0;
 }
 
-/** Gives a guest's orders placed with `email` to the account that proved it; answers their ids. */
-export async function adoptGuestOrders(tx: Db, userId: string, email: string): Promise<string[]> {
-  const rows = await tx
+/** Gives a guest's orders placed with `email` to the account that proved it; answers them. */
+export async function adoptGuestOrders(tx: Db, userId: string, email: string): Promise<Array<{ id: string; gift: boolean }>> {
+  return tx
     .update(orders)
     .set({ userId })
     .where(and(isNull(orders.userId), eq(orders.email, email)))
-    .returning({ id: orders.id });
-  return rows.map((row) => row.id);
+    .returning({ id: orders.id, gift: orders.gift });
 }
 
 /** Frees an order's Idempotency-Key, so the same key places a new order next time. */

@@ -1,5 +1,5 @@
-import type { Database } from '../../db/client.ts';
-import { findUserById, type UserRow } from './store.ts';
+import type { Database, Db } from '../../db/client.ts';
+import { findUserByEmail, findUserById, type UserRow } from './store.ts';
 
 /**
  * Who an account is, for the modules that write to or about a customer (orders, notifications). Apart
@@ -14,5 +14,11 @@ export class Accounts {
 
   findById(id: string): Promise<UserRow | undefined> {
     return findUserById(this.database.db, id);
+  }
+
+  /** The account that has proved `email` (verified it), if there is one: what is bought for that e-mail is its. In the caller's transaction, when it has one. */
+  async verifiedByEmail(email: string, db: Db = this.database.db): Promise<UserRow | undefined> {
+    const user = await findUserByEmail(db, email);
+    return user?.emailVerifiedAt ? user : undefined;
   }
 }
