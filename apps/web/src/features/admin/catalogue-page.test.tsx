@@ -2,12 +2,23 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adminGameListSchema, adminGameSchema, adminMessages, adminSettingsSchema, SCORE_FLOOR_MESSAGE, sellerMessages, syncRunListSchema } from '@keystore/contract';
+import { adminGameListSchema, adminGameSchema, adminMessages, adminSettingsSchema, GUEST_LIMIT_DEFAULTS, SCORE_FLOOR_MESSAGE, sellerMessages, syncRunListSchema } from '@keystore/contract';
 import { testAdminGame, testAdminGameList, testSyncRun } from '../../test/admin-fixtures.ts';
 import { answer } from '../../test/contract-fixtures.ts';
 import { json, renderWithQueries, resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { Toasts } from '../../ui/toasts.tsx';
 import { AdminCataloguePage } from './catalogue-page.tsx';
+
+/** The store's settings as GET /api/admin/settings answers them. */
+const settings = {
+  markupPercent: 10,
+  sellerCommissionPercent: 10,
+  sellerCommissionFixed: 0,
+  sellerScoreFloor: 80,
+  guestMaxOrder: GUEST_LIMIT_DEFAULTS.maxOrderEuro,
+  guestMaxCopies: GUEST_LIMIT_DEFAULTS.maxCopies,
+  guestOrdersPerDay: GUEST_LIMIT_DEFAULTS.ordersPerDay,
+};
 
 afterEach(resetTestState);
 
@@ -16,7 +27,7 @@ describe('the catalogue page', () => {
     const calls = stubApi({
       'GET /api/admin/sync-runs': () => answer(syncRunListSchema, [testSyncRun()]),
       'POST /api/admin/sync': () => json(202, { message: adminMessages.syncStarted }),
-      'GET /api/admin/settings': () => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80 }),
+      'GET /api/admin/settings': () => answer(adminSettingsSchema, settings),
       'GET /api/admin/games': () => answer(adminGameListSchema, testAdminGameList([testAdminGame()])),
       // The list is fetched again after each change; the answer itself is not shown.
       'PATCH /api/admin/games/g1': () => answer(adminGameSchema, testAdminGame()),
@@ -55,9 +66,9 @@ describe('the catalogue page', () => {
   it('saves the sellers’ default commission next to the markup, refusing one out of range', async () => {
     const calls = stubApi({
       'GET /api/admin/sync-runs': () => answer(syncRunListSchema, []),
-      'GET /api/admin/settings': () => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80 }),
+      'GET /api/admin/settings': () => answer(adminSettingsSchema, settings),
       'GET /api/admin/games': () => answer(adminGameListSchema, testAdminGameList([])),
-      'PATCH /api/admin/settings': ({ body }) => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, ...(body as object) }),
+      'PATCH /api/admin/settings': ({ body }) => answer(adminSettingsSchema, { ...settings, ...(body as object) }),
     });
     renderWithQueries(
       <MemoryRouter>
@@ -89,9 +100,9 @@ describe('the catalogue page', () => {
   it('saves the sellers’ score floor, refusing one out of range', async () => {
     const calls = stubApi({
       'GET /api/admin/sync-runs': () => answer(syncRunListSchema, []),
-      'GET /api/admin/settings': () => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80 }),
+      'GET /api/admin/settings': () => answer(adminSettingsSchema, settings),
       'GET /api/admin/games': () => answer(adminGameListSchema, testAdminGameList([])),
-      'PATCH /api/admin/settings': ({ body }) => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, ...(body as object) }),
+      'PATCH /api/admin/settings': ({ body }) => answer(adminSettingsSchema, { ...settings, ...(body as object) }),
     });
     renderWithQueries(
       <MemoryRouter>
