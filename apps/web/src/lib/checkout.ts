@@ -4,29 +4,29 @@ import { useNavigate } from 'react-router';
 import type { CreateOrderAnswer, CreateOrderRequest } from '@keystore/contract';
 import { orderUiMessages } from '@keystore/contract/order-ui-messages';
 import { apiSend, isRefusal, messageOf } from './api.ts';
+import { withOrderToken } from './orders.ts';
 import { queryKeys } from './query-keys.ts';
-
-type Items = CreateOrderRequest['items'];
 
 /**
  * Places orders under one Idempotency-Key per checkout attempt (POST /api/orders), whatever befalls
  * the calls: a try repeated after a lost answer gets the order placed already instead of reserving its
- * keys again; other items than the attempt's start a new attempt. A refusal (4xx: out of stock, too
+ * keys again; other items (or another guest's e-mail) than the attempt's start a new attempt. A guest's
+ * order carries `email` and goes without a session (issue 29). A refusal (4xx: out of stock, too
  * many unpaid orders) ends the attempt, since the server answered; a call that got no answer, or a
  * 5xx, keeps it, since the order may have been placed all the same. A placed order changes the
  * customer's order history, so the profile is fetched again.
  *
- * The one way the app places an order: the cart, 'Buy in 1 click' and the pay page's new order after a
- * decline. `endAttempt()` once the attempt is over (its order is being paid, or was paid or declined).
+ * The one way the app places an order: the cart, 'Buy in 1 click', the guest form and the pay page's new
+ * order after a decline. `endAttempt()` once the attempt is over (its order is being paid, or was paid or declined).
  */
 export function usePlaceOrder() {
   const queryClient = useQueryClient();
-  const attempt = useRef<{ key: string; items: string } | null>(null);
+  const attempt = useRef<{ key: string; request: string } | null>(null);
   const mutation = useMutation({
-    mutationFn: (items: Items) => {
-      const asked = JSON.stringify(items);
-      if (attempt.current?.items !== asked) attempt.current = { key: crypto.randomUUID(), items: asked };
-      return apiSend<CreateOrderAnswer, CreateOrderRequest>('POST', '/api/orders', { items }, { idempotencyKey: attempt.current.key });
+    mutationFn: (request: CreateOrderRequest) => {
+      const asked = JSON.stringify(request);
+      if (attempt.current?.request !== asked) attempt.current = { key: crypto.randomUUID(), request: asked };
+      return apiSend<CreateOrderAnswer, CreateOrderRequest>('POST', '/api/orders', request, { idempotencyKey: attempt.current.key });
     },
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.profile }),
     onError: (error) => attemptFailed(error),
@@ -41,19 +41,35 @@ export function usePlaceOrder() {
   return { ...mutation, endAttempt, attemptFailed };
 }
 
+/** What a checkout's caller hears of it besides `busy` and `problem`. */
+interface CheckoutHandlers {
+  /** The order is placed and its payment page opening (the guest form closes). */
+  onPlaced?: () => void;
+  /** The failure itself (the cart reads a 409's new prices). */
+  onError?: (error: unknown) => void;
+}
+
+/** What the pay page is told on the way to a guest's order: the e-mail, to place the order again after a decline. */
+export interface GuestPaymentState {
+  guestEmail: string;
+}
+
 /**
- * Checkout from the cart or 'Buy in 1 click': `checkout(items)` places the order of one attempt and
- * opens its payment page; `busy` meanwhile (and while the payment page opens), and `problem`, what to
- * show when it failed; `onError` sees the failure itself (the cart reads a 409's new prices).
+ * Checkout from the cart, 'Buy in 1 click' or the guest form: `checkout(request)` places the order of
+ * one attempt and opens its payment page (a guest's with the order's token); `busy` meanwhile (and
+ * while the payment page opens), and `problem`, what to show when it failed.
  */
-export function useCheckout(): { busy: boolean; problem: string | null; checkout(items: Items, onError?: (error: unknown) => void): void } {
+export function useCheckout(): { busy: boolean; problem: string | null; checkout(request: CreateOrderRequest, handlers?: CheckoutHandlers): void } {
   const navigate = useNavigate();
   const placeOrder = usePlaceOrder();
-  const checkout = (items: Items, onError?: (error: unknown) => void) => {
-    placeOrder.mutate(items, {
-      onSuccess: ({ paymentUrl }) => {
+  const checkout = (request: CreateOrderRequest, { onPlaced, onError }: CheckoutHandlers = {}) => {
+    placeOrder.mutate(request, {
+      onSuccess: (placed) => {
         placeOrder.endAttempt();
-        openPaymentPage(paymentUrl, navigate);
+        onPlaced?.();
+        // The guest's e-mail rides in the history entry, not the address: only the pay page reads it.
+        const state: GuestPaymentState | undefined = placed.token && request.email ? { guestEmail: request.email } : undefined;
+        openPaymentPage(paymentPageOf(placed), (path) => navigate(path, { state }));
       },
       onError,
     });
@@ -66,11 +82,18 @@ export function useCheckout(): { busy: boolean; problem: string | null; checkout
   };
 }
 
+const EXTERNAL = /^https?:\/\//i;
+
+/** Where to pay a placed order: the test gateway's page of a guest's order takes the order's token (`/pay/{id}?token=`). */
+export function paymentPageOf({ paymentUrl, token }: Pick<CreateOrderAnswer, 'paymentUrl' | 'token'>): string {
+  return EXTERNAL.test(paymentUrl) ? paymentUrl : withOrderToken(paymentUrl, token);
+}
+
 /**
  * Opens a payment page: the test gateway's `/pay/<id>` inside the app (no reload, the cart stays in
  * memory), an external provider's absolute URL (Stripe Checkout) by a full navigation.
  */
 export function openPaymentPage(paymentUrl: string, navigate: (path: string) => unknown): void {
-  if (/^https?:\/\//i.test(paymentUrl)) window.location.assign(paymentUrl);
+  if (EXTERNAL.test(paymentUrl)) window.location.assign(paymentUrl);
   else void navigate(paymentUrl);
 }

@@ -34,19 +34,18 @@ export function CartSummary({ items, totalItems, totalPrice }: CartSummaryProps)
       return;
     }
     if (busy) return;
+    // Each line with the offer chosen and the price shown: when the offers now cost more, the server
+    // answers 409 with the new prices, which the lines take on while the error says why.
+    const lines = items.map((item) => ({ gameId: item.game._id, quantity: item.quantity, offerId: item.offerId, expectedPrice: item.game.price }));
+    const onError = (error: unknown) => {
+      const prices = newPricesOf(error);
+      if (prices) setCartPrices(prices);
+    };
     if (currentSession().status !== 'signed-in') {
       openAuthDialog('login');
       return;
     }
-    // Each line with the offer chosen and the price shown: when the offers now cost more, the server
-    // answers 409 with the new prices, which the lines take on while the error says why.
-    checkout(
-      items.map((item) => ({ gameId: item.game._id, quantity: item.quantity, offerId: item.offerId, expectedPrice: item.game.price })),
-      (error) => {
-        const prices = newPricesOf(error);
-        if (prices) setCartPrices(prices);
-      },
-    );
+    checkout({ items: lines }, { onError });
   };
 
   return (
