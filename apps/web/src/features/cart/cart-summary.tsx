@@ -20,8 +20,8 @@ interface CartSummaryProps {
 /**
  * The order summary: item count, total, the terms checkbox and 'Proceed to Checkout'. The button only
  * looks disabled until the terms are accepted (aria-disabled), so pressing it can still say why (SPEC §2).
- * A visitor is asked to log in first (the cart stays as it is); a customer's order is placed and its
- * payment page opened. The cart is emptied only once the payment succeeds, so a declined card loses nothing.
+ * A visitor is asked to log in first or to continue as a guest (the cart stays as it is); a customer's
+ * order is placed and its payment page opened. The cart is emptied only once the payment succeeds, so a declined card loses nothing.
  */
 export function CartSummary({ items, totalItems, totalPrice }: CartSummaryProps) {
   const [accepted, setAccepted] = useState(false);
@@ -41,8 +41,9 @@ export function CartSummary({ items, totalItems, totalPrice }: CartSummaryProps)
       const prices = newPricesOf(error);
       if (prices) setCartPrices(prices);
     };
+    // A visitor logs in first, or goes on as a guest with these lines (the login dialog offers both).
     if (currentSession().status !== 'signed-in') {
-      openAuthDialog('login');
+      openAuthDialog('login', { checkout: { items: lines, onError } });
       return;
     }
     checkout({ items: lines }, { onError });

@@ -20,7 +20,7 @@ export function PurchasePanel({ game }: { game: Game }) {
   const outOfStock = game.stock <= 0;
   const onSale = game.originalPrice !== null && game.originalPrice > game.price;
 
-  // One key of this game in an order of its own, and its payment page; a visitor logs in first.
+  // One key of this game in an order of its own, and its payment page; a visitor logs in or goes on as a guest first.
   const buyNow = () => {
     if (busy) return;
     // The price shown goes along: when the offers now cost more (or ran out), the server refuses (409)
@@ -30,7 +30,7 @@ export function PurchasePanel({ game }: { game: Game }) {
       if (isRefusal(error)) void queryClient.invalidateQueries({ queryKey: ['game', game._id] });
     };
     if (currentSession().status !== 'signed-in') {
-      openAuthDialog('login');
+      openAuthDialog('login', { checkout: { items, onError } });
       return;
     }
     checkout({ items }, { onError });
