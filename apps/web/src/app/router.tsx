@@ -9,7 +9,7 @@ import { NotFoundPage } from './not-found-page.tsx';
  * for each key of the contract's page table, so the build manifest names its chunk by that key and
  * the server preloads it with the HTML (apps/server/src/modules/seo).
  */
-const modules = import.meta.glob<{ default: ComponentType }>('../pages/*.tsx');
+const modules = import.meta.glob<{ default: ComponentType; OrderPage?: ComponentType }>('../pages/*.tsx');
 
 const components = new Map<PageKey, ComponentType>();
 
@@ -30,13 +30,13 @@ export function pageComponent(key: PageKey): ComponentType {
 const pages = PAGE_KEYS.map((key) => ({ key, path: PAGE_PATHS[key], Page: pageComponent(key) }));
 
 /**
- * The order page of a receipt's link (issue 29), which the contract's page table does not list yet:
- * its route is written here, its chunk loaded on demand as a page's is. Until the table has it (and
- * `src/pages/order.tsx` re-exports it), the server answers /orders/{id} with the 404 head and status,
- * and the app shows the page all the same.
+ * The order page of a receipt's link (issue 29), which the contract's page table does not list yet. It
+ * rides in the library's chunk (`pages/library.tsx` exports it beside the library): a chunk of its own
+ * would add its file names to the entry, which the first-view budget cannot take (decision 027). Until
+ * the table has it, the server answers /orders/{id} with the 404 head and status, and the app shows
+ * the page all the same.
  */
-const ORDER_PATH = '/orders/:id';
-const OrderPage = lazy(async () => ({ default: (await import('../features/library/order-page.tsx')).OrderPage }));
+const OrderPage = lazy(async () => ({ default: (await modules['../pages/library.tsx']!()).OrderPage! }));
 
 /**
  * Routes of SPEC §2, one per entry of the contract's page table. Declarative routes rather than a
@@ -54,7 +54,7 @@ export function AppRoutes() {
           {pages.map(({ key, path, Page }) => (
             <Route key={key} path={path} element={<Page />} />
           ))}
-          <Route path={ORDER_PATH} element={<OrderPage />} />
+          <Route path="/orders/:id" element={<OrderPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

@@ -4,8 +4,9 @@ import { useNavigate } from 'react-router';
 import type { CreateOrderAnswer, CreateOrderRequest } from '@keystore/contract';
 import { orderUiMessages } from '@keystore/contract/order-ui-messages';
 import { apiSend, isRefusal, messageOf } from './api.ts';
-import { withOrderToken } from './orders.ts';
 import { queryKeys } from './query-keys.ts';
+
+type Items = CreateOrderRequest['items'];
 
 /**
  * Places orders under one Idempotency-Key per checkout attempt (POST /api/orders), whatever befalls
@@ -41,35 +42,24 @@ export function usePlaceOrder() {
   return { ...mutation, endAttempt, attemptFailed };
 }
 
-/** What a checkout's caller hears of it besides `busy` and `problem`. */
-interface CheckoutHandlers {
-  /** The order is placed and its payment page opening (the guest form closes). */
-  onPlaced?: () => void;
-  /** The failure itself (the cart reads a 409's new prices). */
-  onError?: (error: unknown) => void;
-}
-
-/** What the pay page is told on the way to a guest's order: the e-mail, to place the order again after a decline. */
+/** What the pay page is told on the way to a guest's order (in the history entry, not the address): the e-mail, to place the order again after a decline. */
 export interface GuestPaymentState {
   guestEmail: string;
 }
 
 /**
- * Checkout from the cart, 'Buy in 1 click' or the guest form: `checkout(request)` places the order of
- * one attempt and opens its payment page (a guest's with the order's token); `busy` meanwhile (and
- * while the payment page opens), and `problem`, what to show when it failed.
+ * Checkout from the cart or 'Buy in 1 click': `checkout(items)` places the order of one attempt and
+ * opens its payment page; `busy` meanwhile (and while the payment page opens), and `problem`, what to
+ * show when it failed; `onError` sees the failure itself (the cart reads a 409's new prices).
  */
-export function useCheckout(): { busy: boolean; problem: string | null; checkout(request: CreateOrderRequest, handlers?: CheckoutHandlers): void } {
+export function useCheckout(): { busy: boolean; problem: string | null; checkout(items: Items, onError?: (error: unknown) => void): void } {
   const navigate = useNavigate();
   const placeOrder = usePlaceOrder();
-  const checkout = (request: CreateOrderRequest, { onPlaced, onError }: CheckoutHandlers = {}) => {
-    placeOrder.mutate(request, {
-      onSuccess: (placed) => {
+  const checkout = (items: Items, onError?: (error: unknown) => void) => {
+    placeOrder.mutate({ items }, {
+      onSuccess: ({ paymentUrl }) => {
         placeOrder.endAttempt();
-        onPlaced?.();
-        // The guest's e-mail rides in the history entry, not the address: only the pay page reads it.
-        const state: GuestPaymentState | undefined = placed.token && request.email ? { guestEmail: request.email } : undefined;
-        openPaymentPage(paymentPageOf(placed), (path) => navigate(path, { state }));
+        openPaymentPage(paymentUrl, navigate);
       },
       onError,
     });
@@ -82,18 +72,11 @@ export function useCheckout(): { busy: boolean; problem: string | null; checkout
   };
 }
 
-const EXTERNAL = /^https?:\/\//i;
-
-/** Where to pay a placed order: the test gateway's page of a guest's order takes the order's token (`/pay/{id}?token=`). */
-export function paymentPageOf({ paymentUrl, token }: Pick<CreateOrderAnswer, 'paymentUrl' | 'token'>): string {
-  return EXTERNAL.test(paymentUrl) ? paymentUrl : withOrderToken(paymentUrl, token);
-}
-
 /**
  * Opens a payment page: the test gateway's `/pay/<id>` inside the app (no reload, the cart stays in
  * memory), an external provider's absolute URL (Stripe Checkout) by a full navigation.
  */
 export function openPaymentPage(paymentUrl: string, navigate: (path: string) => unknown): void {
-  if (EXTERNAL.test(paymentUrl)) window.location.assign(paymentUrl);
+  if (/^https?:\/\//i.test(paymentUrl)) window.location.assign(paymentUrl);
   else void navigate(paymentUrl);
 }

@@ -1,9 +1,13 @@
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { orderUiMessages } from '@keystore/contract/order-ui-messages';
 import { emailProblem, normalizeEmail } from '@keystore/contract/rules';
+import { messageOf } from '../../lib/api.ts';
 import { closeAuthDialog, openAuthDialog, type PendingCheckout } from '../../lib/auth-dialog.ts';
-import { useCheckout } from '../../lib/checkout.ts';
+import { openPaymentPage, usePlaceOrder, type GuestPaymentState } from '../../lib/checkout.ts';
 import { byRule } from '../../lib/form-rules.ts';
+import { withOrderToken } from '../../lib/orders.ts';
 import { TextField } from './text-field.tsx';
 import styles from './auth-modal.module.css';
 
@@ -20,7 +24,8 @@ interface GuestValues {
 /**
  * Buying without an account (issue 29): the e-mail twice (the contract's rule on the first, equality on
  * the second) and the terms, then the purchase that opened the login dialog is placed for that e-mail,
- * without a session, and its payment page opens with the order's token.
+ * without a session, under one Idempotency-Key per attempt as every order is (usePlaceOrder), and its
+ * payment page opens with the order's token.
  */
 export function GuestDialog({ email = '', checkout }: { email?: string; checkout: PendingCheckout }) {
   const { register, handleSubmit, getValues, formState } = useForm<GuestValues>({
@@ -28,12 +33,29 @@ export function GuestDialog({ email = '', checkout }: { email?: string; checkout
     defaultValues: { email, confirmEmail: '', terms: false },
   });
   const { errors, dirtyFields, isSubmitted } = formState;
-  const { busy, problem, checkout: placeOrder } = useCheckout();
+  const placeOrder = usePlaceOrder();
+  const navigate = useNavigate();
   const termsErrorId = useId();
+  // Still busy once placed: the dialog closes as the payment page opens.
+  const busy = placeOrder.isPending || placeOrder.isSuccess;
+  const problem = placeOrder.error ? messageOf(placeOrder.error, orderUiMessages.orderPlaceFailed) : null;
 
   const submit = handleSubmit(({ email }) => {
     if (busy) return;
-    placeOrder({ items: checkout.items, email: normalizeEmail(email) }, { onPlaced: closeAuthDialog, onError: checkout.onError });
+    const guestEmail = normalizeEmail(email);
+    placeOrder.mutate(
+      { items: checkout.items, email: guestEmail },
+      {
+        onSuccess: ({ paymentUrl, token }) => {
+          placeOrder.endAttempt();
+          // The test gateway's page (in the app) takes the order's token; an external provider's page is its own.
+          const url = paymentUrl.startsWith('/') ? withOrderToken(paymentUrl, token) : paymentUrl;
+          openPaymentPage(url, (path) => navigate(path, { state: { guestEmail } satisfies GuestPaymentState }));
+          closeAuthDialog();
+        },
+        onError: checkout.onError,
+      },
+    );
   });
 
   return (

@@ -46,7 +46,7 @@ export function CartSummary({ items, totalItems, totalPrice }: CartSummaryProps)
       openAuthDialog('login', { checkout: { items: lines, onError } });
       return;
     }
-    checkout({ items: lines }, { onError });
+    checkout(lines, onError);
   };
 
   return (

@@ -33,7 +33,7 @@ export function PurchasePanel({ game }: { game: Game }) {
       openAuthDialog('login', { checkout: { items, onError } });
       return;
     }
-    checkout({ items }, { onError });
+    checkout(items, onError);
   };
 
   return (
