@@ -152,6 +152,7 @@ function OrderProblem({ error, signedIn }: { error: Error; signedIn: boolean }) 
   const linkInvalid = error instanceof ApiError && (error.status === 401 || error.status === 404);
   return (
     <section className={styles.closed} aria-labelledby="order-title">
+      <title>Your order · Keystore</title>
       <h1 id="order-title" className={styles.title}>
         Your order
       </h1>
