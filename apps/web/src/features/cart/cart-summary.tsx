@@ -21,7 +21,8 @@ interface CartSummaryProps {
  * The order summary: item count, total, the terms checkbox and 'Proceed to Checkout'. The button only
  * looks disabled until the terms are accepted (aria-disabled), so pressing it can still say why (SPEC §2).
  * A visitor is asked to log in first or to continue as a guest (the cart stays as it is); a customer's
- * order is placed and its payment page opened. The cart is emptied only once the payment succeeds, so a declined card loses nothing.
+ * order is placed and its payment page opened. The cart is emptied only once the payment succeeds, so a
+ * declined card loses nothing.
  */
 export function CartSummary({ items, totalItems, totalPrice }: CartSummaryProps) {
   const [accepted, setAccepted] = useState(false);
