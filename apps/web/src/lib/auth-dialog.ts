@@ -1,8 +1,16 @@
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
+import type { CreateOrderRequest } from '@keystore/contract';
 
-/** The auth dialogs of SPEC §2 and the flow between them (SPEC §4). */
-export type AuthView = 'login' | 'signup' | 'confirm' | 'forgot' | 'verifyNewDevice' | 'reset-password' | 'reset-success';
+/** The auth dialogs of SPEC §2 and the flow between them (SPEC §4); 'guest' buys without an account (issue 29). */
+export type AuthView = 'login' | 'signup' | 'confirm' | 'forgot' | 'verifyNewDevice' | 'reset-password' | 'reset-success' | 'guest';
+
+/** What a visitor was buying when checkout or 'Buy in 1 click' asked them to log in: the guest form places it. */
+export interface PendingCheckout {
+  items: CreateOrderRequest['items'];
+  /** Sees a refused order, as the page that asked would (the cart takes a 409's new prices). */
+  onError?: (error: unknown) => void;
+}
 
 export interface AuthDialogState {
   /** The open dialog, or null when none is. */
@@ -11,6 +19,8 @@ export interface AuthDialogState {
   email?: string;
   /** The reset token of a /reset-password link. */
   token?: string;
+  /** The purchase that opened the login dialog, carried to the guest form. */
+  checkout?: PendingCheckout;
 }
 
 const authDialogStore = createStore<AuthDialogState>(() => ({ view: null }));

@@ -11,22 +11,23 @@ type Items = CreateOrderRequest['items'];
 /**
  * Places orders under one Idempotency-Key per checkout attempt (POST /api/orders), whatever befalls
  * the calls: a try repeated after a lost answer gets the order placed already instead of reserving its
- * keys again; other items than the attempt's start a new attempt. A refusal (4xx: out of stock, too
+ * keys again; other items (or another guest's e-mail) than the attempt's start a new attempt. A guest's
+ * order carries `email` and goes without a session (issue 29). A refusal (4xx: out of stock, too
  * many unpaid orders) ends the attempt, since the server answered; a call that got no answer, or a
  * 5xx, keeps it, since the order may have been placed all the same. A placed order changes the
  * customer's order history, so the profile is fetched again.
  *
- * The one way the app places an order: the cart, 'Buy in 1 click' and the pay page's new order after a
- * decline. `endAttempt()` once the attempt is over (its order is being paid, or was paid or declined).
+ * The one way the app places an order: the cart, 'Buy in 1 click', the guest form and the pay page's new
+ * order after a decline. `endAttempt()` once the attempt is over (its order is being paid, or was paid or declined).
  */
 export function usePlaceOrder() {
   const queryClient = useQueryClient();
-  const attempt = useRef<{ key: string; items: string } | null>(null);
+  const attempt = useRef<{ key: string; request: string } | null>(null);
   const mutation = useMutation({
-    mutationFn: (items: Items) => {
-      const asked = JSON.stringify(items);
-      if (attempt.current?.items !== asked) attempt.current = { key: crypto.randomUUID(), items: asked };
-      return apiSend<CreateOrderAnswer, CreateOrderRequest>('POST', '/api/orders', { items }, { idempotencyKey: attempt.current.key });
+    mutationFn: (request: CreateOrderRequest) => {
+      const asked = JSON.stringify(request);
+      if (attempt.current?.request !== asked) attempt.current = { key: crypto.randomUUID(), request: asked };
+      return apiSend<CreateOrderAnswer, CreateOrderRequest>('POST', '/api/orders', request, { idempotencyKey: attempt.current.key });
     },
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.profile }),
     onError: (error) => attemptFailed(error),
@@ -41,6 +42,11 @@ export function usePlaceOrder() {
   return { ...mutation, endAttempt, attemptFailed };
 }
 
+/** What the pay page is told on the way to a guest's order (in the history entry, not the address): the e-mail, to place the order again after a decline. */
+export interface GuestPaymentState {
+  guestEmail: string;
+}
+
 /**
  * Checkout from the cart or 'Buy in 1 click': `checkout(items)` places the order of one attempt and
  * opens its payment page; `busy` meanwhile (and while the payment page opens), and `problem`, what to
@@ -50,7 +56,7 @@ export function useCheckout(): { busy: boolean; problem: string | null; checkout
   const navigate = useNavigate();
   const placeOrder = usePlaceOrder();
   const checkout = (items: Items, onError?: (error: unknown) => void) => {
-    placeOrder.mutate(items, {
+    placeOrder.mutate({ items }, {
       onSuccess: ({ paymentUrl }) => {
         placeOrder.endAttempt();
         openPaymentPage(paymentUrl, navigate);

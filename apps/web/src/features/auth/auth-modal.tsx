@@ -3,6 +3,7 @@ import { closeAuthDialog, useAuthDialog, type AuthDialogState, type AuthView } f
 import { Modal } from '../../ui/modal.tsx';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { ForgotDialog } from './forgot-dialog.tsx';
+import { GuestDialog } from './guest-dialog.tsx';
 import { LoginDialog } from './login-dialog.tsx';
 import { NewDeviceDialog } from './new-device-dialog.tsx';
 import { ResetPasswordDialog } from './reset-password-dialog.tsx';
@@ -17,12 +18,13 @@ const TITLES: Record<AuthView, string> = {
   verifyNewDevice: 'Verify new device',
   'reset-password': 'Reset password',
   'reset-success': 'Password has changed Successful',
+  guest: 'Continue as guest',
 };
 
-function DialogBody({ view, email, token }: AuthDialogState & { view: AuthView }) {
+function DialogBody({ view, email, token, checkout }: AuthDialogState & { view: AuthView }) {
   switch (view) {
     case 'login':
-      return <LoginDialog email={email} />;
+      return <LoginDialog email={email} checkout={checkout} />;
     case 'signup':
       return <SignupDialog />;
     case 'confirm':
@@ -35,6 +37,9 @@ function DialogBody({ view, email, token }: AuthDialogState & { view: AuthView }
       return <ResetPasswordDialog email={email} token={token} />;
     case 'reset-success':
       return <ResetSuccess email={email} />;
+    case 'guest':
+      // Only a purchase leads here; without one there is nothing to buy as a guest.
+      return checkout ? <GuestDialog email={email} checkout={checkout} /> : <LoginDialog email={email} />;
   }
 }
 

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { accountMessages, accountUiMessages, validationMessages } from '@keystore/contract/messages';
 import { emailProblem, normalizeEmail } from '@keystore/contract/rules';
 import { byRule } from '../../lib/form-rules.ts';
-import { openAuthDialog, closeAuthDialog } from '../../lib/auth-dialog.ts';
+import { openAuthDialog, closeAuthDialog, type PendingCheckout } from '../../lib/auth-dialog.ts';
 import { ApiError } from '../../lib/api.ts';
 import { signIn } from '../../lib/session.ts';
 import { showToast } from '../../ui/toasts.tsx';
@@ -16,8 +16,11 @@ interface LoginValues {
   password: string;
 }
 
-/** The login dialog (SPEC §2, §4, §8): e-mail checked while typing, then sign-in, the new-device check or the verify notice. */
-export function LoginDialog({ email = '' }: { email?: string }) {
+/**
+ * The login dialog (SPEC §2, §4, §8): e-mail checked while typing, then sign-in, the new-device check or
+ * the verify notice. Opened by a purchase (`checkout`), it also offers to continue as a guest (issue 29).
+ */
+export function LoginDialog({ email = '', checkout }: { email?: string; checkout?: PendingCheckout }) {
   const { register, handleSubmit, setError, getValues, formState } = useForm<LoginValues>({ mode: 'onChange', defaultValues: { email, password: '' } });
   const { errors, isSubmitting } = formState;
   /** The e-mail the server says is not verified yet: the notice replaces the password error. */
@@ -92,6 +95,15 @@ export function LoginDialog({ email = '' }: { email?: string }) {
           </button>
         </span>
       </div>
+      {checkout && (
+        <div className={styles.guest}>
+          <p className={styles.or}>or</p>
+          <button type="button" className={styles.secondary} onClick={() => openAuthDialog('guest', { checkout, email: getValues('email') })}>
+            Continue as guest
+          </button>
+          <p className={`${styles.hint} ${styles.center}`}>No account needed: we e-mail you a link to your order and its keys.</p>
+        </div>
+      )}
     </form>
   );
 }

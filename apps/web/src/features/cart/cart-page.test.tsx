@@ -2,6 +2,7 @@ import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useAuthDialog } from '../../lib/auth-dialog.ts';
 import { addToCart, clearCart, setCartQuantity, useCart, type CartItem } from '../../lib/cart.ts';
 import { signIn } from '../../lib/session.ts';
 import { sellerMessages } from '@keystore/contract/seller-rules';
@@ -30,9 +31,16 @@ function renderCart() {
         <Route path="/store" element={<h1>Store</h1>} />
       </Routes>
       <AuthDialogProbe />
+      <CheckoutProbe />
     </MemoryRouter>,
   );
 }
+
+/** What the login dialog would place for a guest: the lines checkout handed it. */
+function CheckoutProbe() {
+  return <output aria-label="Pending checkout">{JSON.stringify(useAuthDialog().checkout?.items ?? null)}</output>;
+}
+const pendingCheckout = () => JSON.parse(screen.getByRole('status', { name: 'Pending checkout' }).textContent ?? 'null') as unknown;
 
 const summary = () => screen.getByRole('complementary', { name: 'Order summary' });
 const valueOf = (term: string) => within(summary()).getByText(term).nextElementSibling?.textContent;
@@ -116,13 +124,14 @@ describe('CartPage', () => {
     expect(screen.getByRole('link', { name: 'Continue Shopping' })).toBeTruthy();
   });
 
-  it('asks a visitor to log in first, and keeps the cart', async () => {
+  it('asks a visitor to log in first, handing the cart’s lines to the dialog for a guest checkout, and keeps the cart', async () => {
     const calls = stubApi({});
     act(() => addToCart(game('a', 'Elden Ring', 41.99, 59.99)));
     renderCart();
     await userEvent.click(screen.getByRole('checkbox', { name: 'I have read and accept the Terms & Conditions' }));
     await userEvent.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
     expect(openAuthDialogView()).toBe('login');
+    expect(pendingCheckout()).toEqual([{ gameId: 'a', quantity: 1, expectedPrice: 41.99 }]);
     expect(calls).toEqual([]);
     expect(screen.getAllByRole('listitem')).toHaveLength(1);
   });

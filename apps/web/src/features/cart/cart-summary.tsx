@@ -20,8 +20,9 @@ interface CartSummaryProps {
 /**
  * The order summary: item count, total, the terms checkbox and 'Proceed to Checkout'. The button only
  * looks disabled until the terms are accepted (aria-disabled), so pressing it can still say why (SPEC §2).
- * A visitor is asked to log in first (the cart stays as it is); a customer's order is placed and its
- * payment page opened. The cart is emptied only once the payment succeeds, so a declined card loses nothing.
+ * A visitor is asked to log in first or to continue as a guest (the cart stays as it is); a customer's
+ * order is placed and its payment page opened. The cart is emptied only once the payment succeeds, so a
+ * declined card loses nothing.
  */
 export function CartSummary({ items, totalItems, totalPrice }: CartSummaryProps) {
   const [accepted, setAccepted] = useState(false);
@@ -34,19 +35,19 @@ export function CartSummary({ items, totalItems, totalPrice }: CartSummaryProps)
       return;
     }
     if (busy) return;
-    if (currentSession().status !== 'signed-in') {
-      openAuthDialog('login');
-      return;
-    }
     // Each line with the offer chosen and the price shown: when the offers now cost more, the server
     // answers 409 with the new prices, which the lines take on while the error says why.
-    checkout(
-      items.map((item) => ({ gameId: item.game._id, quantity: item.quantity, offerId: item.offerId, expectedPrice: item.game.price })),
-      (error) => {
-        const prices = newPricesOf(error);
-        if (prices) setCartPrices(prices);
-      },
-    );
+    const lines = items.map((item) => ({ gameId: item.game._id, quantity: item.quantity, offerId: item.offerId, expectedPrice: item.game.price }));
+    const onError = (error: unknown) => {
+      const prices = newPricesOf(error);
+      if (prices) setCartPrices(prices);
+    };
+    // A visitor logs in first, or goes on as a guest with these lines (the login dialog offers both).
+    if (currentSession().status !== 'signed-in') {
+      openAuthDialog('login', { checkout: { items: lines, onError } });
+      return;
+    }
+    checkout(lines, onError);
   };
 
   return (

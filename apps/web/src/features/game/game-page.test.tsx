@@ -59,8 +59,13 @@ function CartLines() {
 }
 
 function DialogProbe() {
-  // Not an <output>: the page's own loading status is looked up by role.
-  return <span data-auth-dialog="">{useAuthDialog().view ?? 'none'}</span>;
+  const { view, checkout } = useAuthDialog();
+  // Not an <output>: the page's own loading status is looked up by role. The lines a guest would buy ride along.
+  return (
+    <span data-auth-dialog="" data-checkout={JSON.stringify(checkout?.items ?? null)}>
+      {view ?? 'none'}
+    </span>
+  );
 }
 
 const infoValue = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling!.textContent;
@@ -109,9 +114,11 @@ describe('the game page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Remove Ghost of Tsushima' }));
     expect(screen.getByRole('button', { name: 'Add to cart' })).toBeTruthy();
 
-    // A visitor buying at once is asked to log in first.
+    // A visitor buying at once is asked to log in first, or to go on as a guest with this one key.
     fireEvent.click(screen.getByRole('button', { name: 'Buy in 1 click' }));
-    expect(document.querySelector('[data-auth-dialog]')!.textContent).toBe('login');
+    const probe = document.querySelector('[data-auth-dialog]')!;
+    expect(probe.textContent).toBe('login');
+    expect(JSON.parse(probe.getAttribute('data-checkout')!)).toEqual([{ gameId: 'g1', quantity: 1, expectedPrice: 29.99 }]);
   });
 
   it('disables buying when no keys are left', async () => {

@@ -20,18 +20,20 @@ export function PurchasePanel({ game }: { game: Game }) {
   const outOfStock = game.stock <= 0;
   const onSale = game.originalPrice !== null && game.originalPrice > game.price;
 
-  // One key of this game in an order of its own, and its payment page; a visitor logs in first.
+  // One key of this game in an order of its own, and its payment page; a visitor logs in or goes on as a guest first.
   const buyNow = () => {
     if (busy) return;
-    if (currentSession().status !== 'signed-in') {
-      openAuthDialog('login');
-      return;
-    }
     // The price shown goes along: when the offers now cost more (or ran out), the server refuses (409)
     // and the page fetches the game and its offers again, so what the buyer sees next is true.
-    checkout([{ gameId: game._id, quantity: 1, expectedPrice: game.price }], (error) => {
+    const items = [{ gameId: game._id, quantity: 1, expectedPrice: game.price }];
+    const onError = (error: unknown) => {
       if (isRefusal(error)) void queryClient.invalidateQueries({ queryKey: ['game', game._id] });
-    });
+    };
+    if (currentSession().status !== 'signed-in') {
+      openAuthDialog('login', { checkout: { items, onError } });
+      return;
+    }
+    checkout(items, onError);
   };
 
   return (

@@ -1,9 +1,18 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Claim, ClaimRequest, Purchase, PurchaseKey } from '@keystore/contract';
+import type { Claim, ClaimRequest, Order, OrderKeys, Purchase, PurchaseKey } from '@keystore/contract';
 import { apiGet, apiSend } from '../../lib/api.ts';
+import { withOrderToken } from '../../lib/orders.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
-// The library's calls (SPEC §7, purchases; issue 24, claims). The order it watches after a payment is lib/orders.ts' orderQuery.
+// The library's calls (SPEC §7, purchases; issue 24, claims), and the keys of one order reached by its
+// link (issue 29: a guest's, with the order's token). The order it watches after a payment, and the
+// order page's order, is lib/orders.ts' orderQuery.
+
+/** An order reached by its link: its id, and the token a guest's link carries (a signed-in owner needs none). */
+export interface OrderLink {
+  orderId: string;
+  token?: string;
+}
 
 /** The signed-in customer's claims, newest first: only the library reads them. */
 const claimsKey = ['claims'] as const;
@@ -14,17 +23,36 @@ export function purchasesQuery() {
 }
 
 /**
- * 'Reveal Key' (GET /api/purchases/{id}/key), asked for only when the buyer wants the key: a mutation
- * rather than a query, so the key stays with the card that showed it and leaves no copy in the query cache.
+ * One key of an order (GET /api/orders/{id}/keys?token=…&keyId=…): the order page reveals its keys one
+ * by one, so a key nobody revealed can still go back to its seller.
  */
-export function useRevealKey() {
+async function orderKey({ orderId, token }: OrderLink, purchaseId: string): Promise<PurchaseKey> {
+  const query = new URLSearchParams(token ? { token, keyId: purchaseId } : { keyId: purchaseId });
+  const { keys } = await apiGet<OrderKeys>(`/api/orders/${encodeURIComponent(orderId)}/keys?${query.toString()}`);
+  const found = keys.find((key) => key.purchaseId === purchaseId);
+  if (!found) throw new Error(`The answer holds no key ${purchaseId}`);
+  return { key: found.key };
+}
+
+/**
+ * 'Reveal Key' (GET /api/purchases/{id}/key, or the order's keys for an order reached by its link),
+ * asked for only when the buyer wants the key: a mutation rather than a query, so the key stays with
+ * the card that showed it and leaves no copy in the query cache.
+ */
+export function useRevealKey(link?: OrderLink) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (purchaseId: string) => apiGet<PurchaseKey>(`/api/purchases/${encodeURIComponent(purchaseId)}/key`),
+    mutationFn: (purchaseId: string) => (link ? orderKey(link, purchaseId) : apiGet<PurchaseKey>(`/api/purchases/${encodeURIComponent(purchaseId)}/key`)),
     gcTime: 0,
     // The purchase is revealed now (the server recorded it): its card may offer to report a problem.
-    onSuccess: (_key, purchaseId) =>
-      queryClient.setQueryData<Purchase[]>(queryKeys.purchases, (purchases) => purchases?.map((purchase) => (purchase._id === purchaseId ? { ...purchase, revealed: true } : purchase))),
+    onSuccess: (_key, purchaseId) => {
+      queryClient.setQueryData<Purchase[]>(queryKeys.purchases, (purchases) => purchases?.map((purchase) => (purchase._id === purchaseId ? { ...purchase, revealed: true } : purchase)));
+      if (link) {
+        queryClient.setQueryData<Order>(queryKeys.order(link.orderId), (order) =>
+          order && { ...order, keys: order.keys?.map((key) => (key.purchaseId === purchaseId ? { ...key, revealed: true } : key)) },
+        );
+      }
+    },
   });
 }
 
@@ -34,13 +62,15 @@ export function claimsQuery() {
 }
 
 /**
- * Reports a problem with a key (POST /api/purchases/{id}/claim). The new claim goes to the front of the
- * list at once, so its card shows the claim's state as the form closes; the list is then read again.
+ * Reports a problem with a key (POST /api/purchases/{id}/claim, with the order's token for a guest). The
+ * new claim goes to the front of the list at once, so its card shows the claim's state as the form
+ * closes; the list is then read again where it is read at all (a guest has no list to read).
  */
-export function useReportProblem(purchaseId: string) {
+export function useReportProblem(purchaseId: string, token?: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: ClaimRequest) => apiSend<{ claim: Claim }, ClaimRequest>('POST', `/api/purchases/${encodeURIComponent(purchaseId)}/claim`, request),
+    mutationFn: (request: ClaimRequest) =>
+      apiSend<{ claim: Claim }, ClaimRequest>('POST', withOrderToken(`/api/purchases/${encodeURIComponent(purchaseId)}/claim`, token), request),
     onSuccess: ({ claim }) => {
       queryClient.setQueryData<Claim[]>(claimsKey, (claims = []) => [claim, ...claims]);
       void queryClient.invalidateQueries({ queryKey: claimsKey });

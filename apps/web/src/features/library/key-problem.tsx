@@ -8,12 +8,20 @@ import { Modal } from '../../ui/modal.tsx';
 import { useReportProblem } from './api.ts';
 import styles from './library-page.module.css';
 
+/** Each key's latest claim, by purchase: the list comes newest first. */
+export function latestClaims(claims: Claim[] | undefined): Map<string, Claim> {
+  const latest = new Map<string, Claim>();
+  for (const claim of claims ?? []) if (!latest.has(claim.purchaseId)) latest.set(claim.purchaseId, claim);
+  return latest;
+}
+
 /**
  * A key's problems (issue 24): its latest claim's state, and "Report a problem" once the key was revealed
  * (a problem can be reported only then), unless a claim on it waits for an answer or was declined (the
- * server takes no second claim then); a replaced key is a new key, and can be reported again.
+ * server takes no second claim then); a replaced key is a new key, and can be reported again. A guest
+ * reports with the order's `token`.
  */
-export function KeyProblem({ purchaseId, title, revealed, claim }: { purchaseId: string; title: string; revealed: boolean; claim: Claim | undefined }) {
+export function KeyProblem({ purchaseId, title, revealed, claim, token }: { purchaseId: string; title: string; revealed: boolean; claim: Claim | undefined; token?: string }) {
   const [reporting, setReporting] = useState(false);
   const status = useRef<HTMLParagraphElement>(null);
   // The button that opened the form is gone once the claim is open: focus goes to the claim's state
@@ -43,6 +51,7 @@ export function KeyProblem({ purchaseId, title, revealed, claim }: { purchaseId:
       {reporting && (
         <ReportDialog
           purchaseId={purchaseId}
+          token={token}
           title={title}
           onClose={() => setReporting(false)}
           onReported={() => {
@@ -61,8 +70,8 @@ interface ReportFields {
 }
 
 /** The report: what is wrong (the contract's reasons) and, if the buyer wants, a message for the seller. */
-function ReportDialog({ purchaseId, title, onClose, onReported }: { purchaseId: string; title: string; onClose: () => void; onReported: () => void }) {
-  const report = useReportProblem(purchaseId);
+function ReportDialog({ purchaseId, token, title, onClose, onReported }: { purchaseId: string; token?: string; title: string; onClose: () => void; onReported: () => void }) {
+  const report = useReportProblem(purchaseId, token);
   const { register, handleSubmit, formState, control } = useForm<ReportFields>({ defaultValues: { reason: CLAIM_REASONS[0], message: '' } });
   const length = useWatch({ control, name: 'message' }).length;
   const problem = formState.errors.message?.message;

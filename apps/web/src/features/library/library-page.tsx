@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import type { Claim } from '@keystore/contract';
 import { useSession } from '../../lib/session.ts';
 import { PageSkeleton } from '../../ui/page-skeleton.tsx';
 import { claimsQuery } from './api.ts';
-import { KeyProblem } from './key-problem.tsx';
+import { KeyProblem, latestClaims } from './key-problem.tsx';
 import { LibraryWelcome } from './library-welcome.tsx';
 import { RevealKey } from './reveal-key.tsx';
 import { useDeliveryWatch, usePurchases } from './use-purchases.ts';
@@ -19,13 +18,6 @@ export function LibraryPage() {
   if (status === 'restoring') return <LibrarySkeleton />;
   if (status === 'signed-out') return <LibraryWelcome />;
   return <MyLibrary />;
-}
-
-/** Each key's latest claim, by purchase: the list comes newest first. */
-function latestClaims(claims: Claim[] | undefined): Map<string, Claim> {
-  const latest = new Map<string, Claim>();
-  for (const claim of claims ?? []) if (!latest.has(claim.purchaseId)) latest.set(claim.purchaseId, claim);
-  return latest;
 }
 
 /**

@@ -1,15 +1,16 @@
 import { useState } from 'react';
 import { orderUiMessages } from '@keystore/contract/order-ui-messages';
 import { messageOf } from '../../lib/api.ts';
-import { useRevealKey } from './api.ts';
+import { useRevealKey, type OrderLink } from './api.ts';
 import styles from './library-page.module.css';
 
 /**
- * 'Reveal Key': the key is fetched only when asked for (GET /api/purchases/{id}/key), so it is not
- * on screen, or in memory, until the buyer wants it. Then 'Product Key:' with a copy button.
+ * 'Reveal Key': the key is fetched only when asked for (GET /api/purchases/{id}/key, or through the
+ * order's `link` on the order page), so it is not on screen, or in memory, until the buyer wants it.
+ * Then 'Product Key:' with a copy button.
  */
-export function RevealKey({ purchaseId, title }: { purchaseId: string; title: string }) {
-  const revealKey = useRevealKey();
+export function RevealKey({ purchaseId, title, link }: { purchaseId: string; title: string; link?: OrderLink }) {
+  const revealKey = useRevealKey(link);
   const key = revealKey.data?.key ?? null;
   const busy = revealKey.isPending;
   const problem = revealKey.error ? messageOf(revealKey.error, orderUiMessages.keyLoadFailed) : null;

@@ -22,7 +22,7 @@ export function useDeliveryWatch(orderId: string | null, refetchPurchases: () =>
   const { data: order } = useQuery({
     ...orderQuery(orderId ?? ''),
     enabled: orderId !== null,
-    refetchInterval: (query) => (query.state.data && !isWaiting(query.state.data) ? false : DELIVERY_POLL_MS),
+    refetchInterval: (query) => (query.state.data && !awaitsDelivery(query.state.data) ? false : DELIVERY_POLL_MS),
   });
   // Stripe's page sends the buyer here straight away, past the pay page that empties the cart after a
   // test-card payment. Once per order: a game put back in the cart afterwards stays there.
@@ -36,10 +36,10 @@ export function useDeliveryWatch(orderId: string | null, refetchPurchases: () =>
   useEffect(() => {
     if (delivered) void refetchPurchases();
   }, [delivered, refetchPurchases]);
-  return orderId !== null && (!order || isWaiting(order));
+  return orderId !== null && (!order || awaitsDelivery(order));
 }
 
 /** A paid order whose keys are not all in yet. */
-function isWaiting(order: Order): boolean {
+export function awaitsDelivery(order: Order): boolean {
   return order.status === 'Paid' && order.deliveryStatus === 'Pending';
 }

@@ -1,10 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Order, ReopenedCheckout, TestPaymentAnswer, TestPaymentRequest } from '@keystore/contract';
 import { apiSend } from '../../lib/api.ts';
+import { withOrderToken } from '../../lib/orders.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
 // The pay page's calls (issue 5). Reading the order is lib/orders.ts' orderQuery, shared with the
-// library and the profile; placing one is lib/checkout.ts' usePlaceOrder.
+// library and the profile; placing one is lib/checkout.ts' usePlaceOrder. A guest's order (issue 29)
+// is paid, cancelled and reopened with its token (`?token=`) instead of a session.
 
 /**
  * Pays an order with a test card (POST /api/payments/test/{id}). Repeatable: paying an order that is
@@ -14,8 +16,10 @@ import { queryKeys } from '../../lib/query-keys.ts';
 export function usePayOrder() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ orderId, card }: { orderId: string; card: TestPaymentRequest }) =>
-      apiSend<TestPaymentAnswer, TestPaymentRequest>('POST', `/api/payments/test/${encodeURIComponent(orderId)}`, card, { repeatable: true }),
+    mutationFn: ({ orderId, token, card }: { orderId: string; token?: string; card: TestPaymentRequest }) =>
+      apiSend<TestPaymentAnswer, TestPaymentRequest>('POST', withOrderToken(`/api/payments/test/${encodeURIComponent(orderId)}`, token), card, {
+        repeatable: true,
+      }),
     onSettled: (_verdict, _error, { orderId }) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.order(orderId), refetchType: 'none' });
       void queryClient.invalidateQueries({ queryKey: queryKeys.profile });
@@ -29,10 +33,11 @@ export function usePayOrder() {
  * answer is the closed order; the history is fetched again. Cancelling twice changes nothing on the
  * server, so a lost answer may be asked again.
  */
-export function useCancelOrder() {
+export function useCancelOrder(token?: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (orderId: string) => apiSend<Order>('POST', `/api/orders/${encodeURIComponent(orderId)}/cancel`, undefined, { repeatable: true }),
+    mutationFn: (orderId: string) =>
+      apiSend<Order>('POST', withOrderToken(`/api/orders/${encodeURIComponent(orderId)}/cancel`, token), undefined, { repeatable: true }),
     onSuccess: (cancelled) => {
       queryClient.setQueryData(queryKeys.order(cancelled._id), cancelled);
       void queryClient.invalidateQueries({ queryKey: queryKeys.profile });
@@ -41,8 +46,8 @@ export function useCancelOrder() {
 }
 
 /** Opens the provider's checkout of an unpaid order again (POST /api/orders/{id}/checkout); nothing changes here. */
-export function useReopenCheckout() {
+export function useReopenCheckout(token?: string) {
   return useMutation({
-    mutationFn: (orderId: string) => apiSend<ReopenedCheckout>('POST', `/api/orders/${encodeURIComponent(orderId)}/checkout`),
+    mutationFn: (orderId: string) => apiSend<ReopenedCheckout>('POST', withOrderToken(`/api/orders/${encodeURIComponent(orderId)}/checkout`, token)),
   });
 }

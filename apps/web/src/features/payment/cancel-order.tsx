@@ -10,11 +10,11 @@ import styles from './pay-page.module.css';
 /**
  * 'Cancel order' on the pay page: the customer leaves without paying and the order's keys go back on
  * the shelf at once, not when its 30 minutes are over (decision 016). The cart keeps the games, so the
- * way on is the cart. Cancelling twice changes nothing on the server, so a lost answer may be asked again.
+ * way on is the cart (a guest's too: `token` is their order's). Cancelling twice changes nothing on the server, so a lost answer may be asked again.
  */
-export function CancelOrder({ order, disabled = false }: { order: Order; disabled?: boolean }) {
+export function CancelOrder({ order, token, disabled = false }: { order: Order; token?: string; disabled?: boolean }) {
   const navigate = useNavigate();
-  const cancelOrder = useCancelOrder();
+  const cancelOrder = useCancelOrder(token);
   // Still busy once cancelled: the page is on its way to the cart.
   const busy = cancelOrder.isPending || cancelOrder.isSuccess;
   const problem = cancelOrder.error ? messageOf(cancelOrder.error, orderUiMessages.cancelFailed) : null;

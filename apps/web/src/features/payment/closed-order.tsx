@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { Order } from '@keystore/contract';
 import { orderMessages as m } from '@keystore/contract/messages';
+import { withOrderToken } from '../../lib/orders.ts';
 import styles from './pay-page.module.css';
 
 /** Why an order cannot be paid any more, from the contract's wording. */
@@ -14,9 +15,9 @@ function closedMessage(order: Order, expired: boolean): string {
 
 /**
  * An order that cannot be paid (paid, declined, lapsed, or not found): what happened, and the way on —
- * the library for a paid order, the store otherwise.
+ * the library for a paid order (a guest's order page, with its `token`), the store otherwise.
  */
-export function ClosedOrder({ order, expired = false, message }: { order?: Order; expired?: boolean; message?: string }) {
+export function ClosedOrder({ order, token, expired = false, message }: { order?: Order; token?: string; expired?: boolean; message?: string }) {
   const paid = order?.status === 'Paid';
   return (
     <section className={styles.closed} aria-labelledby="pay-title">
@@ -24,7 +25,11 @@ export function ClosedOrder({ order, expired = false, message }: { order?: Order
         Payment
       </h1>
       <p role="alert">{message ?? closedMessage(order!, expired)}</p>
-      {order && paid ? (
+      {order && paid && token ? (
+        <Link to={withOrderToken(`/orders/${encodeURIComponent(order._id)}`, token)} className={styles.primary}>
+          Go to your order
+        </Link>
+      ) : order && paid ? (
         <Link to={`/library?order=${encodeURIComponent(order._id)}`} className={styles.primary}>
           Go to Library
         </Link>

@@ -1,11 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation, type InitialEntry } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOrderAnswerSchema, orderSchema, testPaymentAnswerSchema, type Order } from '@keystore/contract';
 import { addToCart, clearCart, useCart } from '../../lib/cart.ts';
-import { signIn } from '../../lib/session.ts';
+import { clearSession, signIn } from '../../lib/session.ts';
 import { answer, testOrder, testOrderLine, testUser } from '../../test/contract-fixtures.ts';
 import { json, resetTestState, stubApi } from '../../test/fixtures.tsx';
 import { Toasts } from '../../ui/toasts.tsx';
@@ -35,7 +35,14 @@ function LibraryProbe() {
   return <h1>{`Library ${useLocation().search} cart ${items.length}`}</h1>;
 }
 
-function renderPay(path = '/pay/o1') {
+/** The order page a guest's payment leads to: where it went and what the cart holds then. */
+function OrderProbe() {
+  const { items } = useCart();
+  const { pathname, search } = useLocation();
+  return <h1>{`Order ${pathname}${search} cart ${items.length}`}</h1>;
+}
+
+function renderPay(path: InitialEntry = '/pay/o1') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
@@ -44,6 +51,7 @@ function renderPay(path = '/pay/o1') {
           <Route path="/pay/:orderId" element={<PayPage />} />
           <Route path="/library" element={<LibraryProbe />} />
           <Route path="/cart" element={<CartProbe />} />
+          <Route path="/orders/:id" element={<OrderProbe />} />
         </Routes>
         <Toasts />
       </MemoryRouter>
@@ -274,5 +282,93 @@ describe('the payment page', () => {
     renderPay();
     expect((await screen.findByRole('alert')).textContent).toBe('This order has already been paid.');
     expect(screen.getByRole('link', { name: 'Go to Library' }).getAttribute('href')).toBe('/library?order=o1');
+  });
+});
+
+describe("a guest's payment page", () => {
+  const guestPaid = testPaymentAnswerSchema.parse({
+    status: 'Paid',
+    deliveryStatus: 'Pending',
+    message: 'Payment successful! Your keys are on your order page, and we have e-mailed you its link.',
+    redirectUrl: '/orders/o1?token=tok-1',
+  });
+  const declined = () => answer(testPaymentAnswerSchema, { status: 'Declined', deliveryStatus: 'Not delivered', message: 'Your card was declined.', redirectUrl: '/pay/o1' });
+
+  beforeEach(() => act(() => clearSession()));
+
+  it('still asks a visitor without the order’s token to log in', () => {
+    renderPay();
+    expect(screen.getByText('Please log in to pay for your order.')).toBeTruthy();
+  });
+
+  it('reads and pays the order with its token and no session, empties the cart of it and opens the order page the verdict names', async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, order()),
+      'POST /api/payments/test/o1?token=tok-1': () => answer(testPaymentAnswerSchema, guestPaid),
+    });
+    renderPay('/pay/o1?token=tok-1');
+    await screen.findByRole('button', { name: 'Pay €25.00' });
+    await fillCard(user, '4242424242424242');
+    await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
+
+    expect(await screen.findByRole('heading', { name: 'Order /orders/o1?token=tok-1 cart 1' })).toBeTruthy();
+    expect(screen.getByText('Payment successful! Your keys are on your order page, and we have e-mailed you its link.')).toBeTruthy();
+    expect(calls.map(({ route, authorization }) => ({ route, authorization }))).toEqual([
+      { route: 'GET /api/orders/o1?token=tok-1', authorization: undefined },
+      { route: 'POST /api/payments/test/o1?token=tok-1', authorization: undefined },
+    ]);
+  });
+
+  it("cancels with the order's token", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, order()),
+      'POST /api/orders/o1/cancel?token=tok-1': () => answer(orderSchema, order({ status: 'Cancelled', deliveryStatus: 'Not delivered' })),
+    });
+    renderPay('/pay/o1?token=tok-1');
+    await user.click(await screen.findByRole('button', { name: 'Cancel order' }));
+    expect(await screen.findByRole('heading', { name: 'Cart 2' })).toBeTruthy();
+    expect(calls.at(-1)).toEqual({ route: 'POST /api/orders/o1/cancel?token=tok-1' });
+  });
+
+  it('after a decline, places the new order for the e-mail the guest form gave, and pays it with its own token', async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, order()),
+      'POST /api/payments/test/o1?token=tok-1': declined,
+      'POST /api/orders': () => answer(createOrderAnswerSchema, { order: order({ _id: 'o2' }), paymentUrl: '/pay/o2', token: 'tok-2' }, 201),
+      'POST /api/payments/test/o2?token=tok-2': () => answer(testPaymentAnswerSchema, { ...guestPaid, redirectUrl: '/orders/o2?token=tok-2' }),
+    });
+    renderPay({ pathname: '/pay/o1', search: '?token=tok-1', state: { guestEmail: 'guest@example.org' } });
+    await screen.findByRole('button', { name: 'Pay €25.00' });
+    await fillCard(user, '4000000000000002');
+    await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Your card was declined.');
+
+    await fillCard(user, '4242424242424242');
+    await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
+    expect(await screen.findByRole('heading', { name: 'Order /orders/o2?token=tok-2 cart 1' })).toBeTruthy();
+    expect(calls.find((call) => call.route === 'POST /api/orders')).toMatchObject({ body: { items: [{ gameId: 'g1', quantity: 2 }], email: 'guest@example.org' } });
+    expect(calls.every((call) => call.authorization === undefined)).toBe(true);
+  });
+
+  it('after a decline without the guest’s e-mail (the page was opened anew), leads back to the cart instead of a card form', async () => {
+    const user = userEvent.setup();
+    stubApi({ 'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, order()), 'POST /api/payments/test/o1?token=tok-1': declined });
+    renderPay('/pay/o1?token=tok-1');
+    await screen.findByRole('button', { name: 'Pay €25.00' });
+    await fillCard(user, '4000000000000002');
+    await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Your card was declined.');
+    expect(screen.queryByLabelText('Card number')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Back to cart' }).getAttribute('href')).toBe('/cart');
+  });
+
+  it('leads a paid order to its order page, token and all', async () => {
+    stubApi({ 'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, order({ status: 'Paid', deliveryStatus: 'Delivered' })) });
+    renderPay('/pay/o1?token=tok-1');
+    expect((await screen.findByRole('alert')).textContent).toBe('This order has already been paid.');
+    expect(screen.getByRole('link', { name: 'Go to your order' }).getAttribute('href')).toBe('/orders/o1?token=tok-1');
   });
 });

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { TestPaymentRequest } from '@keystore/contract';
 import { orderUiMessages } from '@keystore/contract/order-ui-messages';
 import { isRefusal, messageOf } from '../../lib/api.ts';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import { removeGameFromCart } from '../../lib/cart.ts';
-import { usePlaceOrder } from '../../lib/checkout.ts';
+import { usePlaceOrder, type GuestPaymentState } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { orderQuery } from '../../lib/orders.ts';
 import { useSession } from '../../lib/session.ts';
@@ -28,13 +28,17 @@ import styles from './pay-page.module.css';
  * server has closed that order, so the next attempt places a new order with the same lines first, under one
  * Idempotency-Key until a verdict, so a click repeated after a lost answer pays that order rather than placing another.
  * An order paid on Stripe's page comes here when the customer cancels there (`?cancelled=1`). 'Cancel order'
- * closes the order unpaid and puts its keys back on the shelf at once.
+ * closes the order unpaid and puts its keys back on the shelf at once. A guest (issue 29) comes with the
+ * order's token (`?token=`), which every call about the order carries instead of a session, and pays
+ * on to the order page the verdict names.
  */
 export function PayPage() {
   const { orderId = '' } = useParams();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? undefined;
   const { status } = useSession();
   if (status === 'restoring') return <PaySkeleton />;
-  if (status === 'signed-out') {
+  if (status === 'signed-out' && !token) {
     return (
       <section className={styles.closed} aria-labelledby="pay-title">
         <h1 id="pay-title" className={styles.title}>
@@ -47,13 +51,15 @@ export function PayPage() {
       </section>
     );
   }
-  return <PayOrder key={orderId} orderId={orderId} />;
+  return <PayOrder key={orderId} orderId={orderId} token={token} guest={status === 'signed-out'} />;
 }
 
-function PayOrder({ orderId }: { orderId: string }) {
+function PayOrder({ orderId, token, guest }: { orderId: string; token?: string; guest: boolean }) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const { data: order, error } = useQuery(orderQuery(orderId));
+  // The e-mail the guest form placed the order for, to place it again after a decline (absent on a page opened otherwise).
+  const guestEmail = (useLocation().state as Partial<GuestPaymentState> | null)?.guestEmail;
+  const { data: order, error } = useQuery(orderQuery(orderId, token));
   const [busy, setBusy] = useState(false);
   // What the last 'Pay' met, shown above the form.
   const [problem, setProblem] = useState<string | null>(null);
@@ -70,19 +76,22 @@ function PayOrder({ orderId }: { orderId: string }) {
   }
   if (!order) return <PaySkeleton />;
   const expired = order.status === 'Awaiting payment' && Date.parse(order.expiresAt) <= openedAt;
-  if (!closed && (order.status !== 'Awaiting payment' || expired)) return <ClosedOrder order={order} expired={expired} />;
+  if (!closed && (order.status !== 'Awaiting payment' || expired)) return <ClosedOrder order={order} token={token} expired={expired} />;
   // No card form for an order paid on the provider's page: the test gateway would refuse it.
-  if (order.paymentProvider !== 'test') return <ProviderCheckout order={order} cancelled={params.get('cancelled') === '1'} />;
+  if (order.paymentProvider !== 'test') return <ProviderCheckout order={order} token={token} cancelled={params.get('cancelled') === '1'} />;
+  // A new order needs a session or the guest's e-mail: without either, the cart is the way to try again.
+  const canPlaceAgain = !guest || guestEmail !== undefined;
 
   const pay = async (card: TestPaymentRequest) => {
     setBusy(true);
     try {
-      let payingId = order._id;
+      let paying = { orderId: order._id, token };
       if (closed) {
-        const placed = await placeOrder.mutateAsync(order.lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity })));
-        payingId = placed.order._id;
+        const lines = order.lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity }));
+        const placed = await placeOrder.mutateAsync(guest ? { items: lines, email: guestEmail } : { items: lines });
+        paying = { orderId: placed.order._id, token: placed.token };
       }
-      const verdict = await payOrder.mutateAsync({ orderId: payingId, card });
+      const verdict = await payOrder.mutateAsync({ ...paying, card });
       placeOrder.endAttempt();
       if (verdict.status === 'Paid') {
         // Only what was bought leaves the cart: a one-click purchase keeps the rest of it.
@@ -128,10 +137,18 @@ function PayOrder({ orderId }: { orderId: string }) {
               {problem}
             </p>
           )}
-          {closed && <p className={styles.expiry}>You can try another card: paying again places a new order with the same games.</p>}
-          <CardForm busy={busy} submitLabel={`Pay ${formatEuro(order.amount)}`} onPay={(card) => void pay(card)} />
+          {closed && !canPlaceAgain ? (
+            <Link to="/cart" className={styles.primary}>
+              Back to cart
+            </Link>
+          ) : (
+            <>
+              {closed && <p className={styles.expiry}>You can try another card: paying again places a new order with the same games.</p>}
+              <CardForm busy={busy} submitLabel={`Pay ${formatEuro(order.amount)}`} onPay={(card) => void pay(card)} />
+            </>
+          )}
           {/* Once a card was declined here that order is closed already: its keys are back on the shelf. */}
-          {!closed && <CancelOrder order={order} disabled={busy} />}
+          {!closed && <CancelOrder order={order} token={token} disabled={busy} />}
           <TestCardsHint />
         </div>
       </div>

@@ -16,9 +16,9 @@ import styles from './pay-page.module.css';
  * still reserved. 'Try again' returns to the same checkout rather than placing a new order, which
  * would hold the same keys a second time. 'Cancel order' gives the keys back at once instead.
  */
-export function ProviderCheckout({ order, cancelled }: { order: Order; cancelled: boolean }) {
+export function ProviderCheckout({ order, token, cancelled }: { order: Order; token?: string; cancelled: boolean }) {
   const navigate = useNavigate();
-  const reopenCheckout = useReopenCheckout();
+  const reopenCheckout = useReopenCheckout(token);
   // Still busy once answered: the provider's page is opening.
   const busy = reopenCheckout.isPending || reopenCheckout.isSuccess;
   const problem = reopenCheckout.error ? messageOf(reopenCheckout.error, orderUiMessages.checkoutReopenFailed) : null;
@@ -49,7 +49,7 @@ export function ProviderCheckout({ order, cancelled }: { order: Order; cancelled
       <button type="button" className={styles.primary} disabled={busy} aria-busy={busy} onClick={reopen}>
         {cancelled ? 'Try again' : 'Continue to payment'}
       </button>
-      <CancelOrder order={order} disabled={busy} />
+      <CancelOrder order={order} token={token} disabled={busy} />
     </section>
   );
 }
