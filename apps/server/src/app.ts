@@ -143,7 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   gifts.subscribeTo(events);
   const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission, offers, links, gifts });
   orders.subscribeTo(events);
-  const claims = new ClaimsService({ database, library, refunds: orders.refunds, orders, offers, sellers, notifications, accounts, mailer, mailContext, events, log: app.log });
+  const claims = new ClaimsService({ database, library, refunds: orders.refunds, orders, gifts, offers, sellers, notifications, accounts, mailer, mailContext, events, log: app.log });
   // Jobs on every instance, each taking its own rows (skip locked) or moving each row once: cancels owed to
   // declared sellers, offers back from the breaker, sellers' scores, claims a seller left unanswered a day.
   const jobs = [

@@ -11,6 +11,8 @@ import {
   claimRejectSchema,
   claimRequestSchema,
   errorSchema,
+  giftIdParamsSchema,
+  giftTokenQuerySchema,
   orderIdParamsSchema,
   orderLinkQuerySchema,
   orderTokenQuerySchema,
@@ -46,7 +48,7 @@ export const claimRoutes: FastifyPluginAsyncZod<{ claims: ClaimsService; sellers
         operationId: 'claimPurchase',
         tags: ['library'],
         summary: 'Reports a key that does not work, within 30 days of delivery and once it was revealed; one open claim per key',
-        description: "A guest (or a gift's recipient) reports with the link of the key's order: `?token=`.",
+        description: "A guest reports with the link of the key's order, a gift's recipient with the gift's link: `?token=`.",
         security: bearerOrLink,
         params: purchaseIdParamsSchema,
         querystring: orderTokenQuerySchema,
@@ -76,6 +78,23 @@ export const claimRoutes: FastifyPluginAsyncZod<{ claims: ClaimsService; sellers
       },
     },
     async (request) => claims.ofOrder(request.params.id, request.query.token),
+  );
+
+  app.get(
+    '/api/gifts/:id/claims',
+    {
+      config: { limits: [perAddress(CLAIM_READS)] },
+      schema: {
+        operationId: 'listGiftClaims',
+        tags: ['gifts'],
+        summary: "A gift's claims, for whoever holds the gift's link (its recipient follows them on the gift's page)",
+        security: [{}],
+        params: giftIdParamsSchema,
+        querystring: giftTokenQuerySchema,
+        response: { 200: claimListSchema, 400: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => claims.ofGift(request.params.id, request.query.token),
   );
 
   app.get(

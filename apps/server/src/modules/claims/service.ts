@@ -25,6 +25,7 @@ import type { Mailer } from '../../platform/mailer.ts';
 import type { LibraryService } from '../library/ports.ts';
 import type { NotificationsService } from '../notifications/ports.ts';
 import { KeyAlreadyRefunded, type OrderRefunds, type OrdersService } from '../orders/ports.ts';
+import type { GiftsService } from '../gifts/ports.ts';
 import type { OffersService } from '../offers/ports.ts';
 import type { SellerRow, SellersService } from '../sellers/ports.ts';
 import type { Accounts } from '../users/ports.ts';
@@ -45,6 +46,8 @@ export interface ClaimsDeps {
   log: FastifyBaseLogger;
   /** A guest's order link, and who gets an order's mails (issue 29: a guest claims by its order's link). */
   orders: Pick<OrdersService, 'opensByLink' | 'recipientOf'>;
+  /** A gift's link, and its recipient (issue 29: a gift's recipient claims by the gift's link, and hears of it). */
+  gifts: Pick<GiftsService, 'opensOrder' | 'recipientOf' | 'orderOf' | 'ofOrders'>;
 }
 
 /** Who reports a key: the signed-in customer, or whoever holds the link of the key's order (a guest, a gift's recipient). */
@@ -101,6 +104,11 @@ export class ClaimsService {
     return (await claimsOfUser(this.db, userId)).map((claim) => toClaim(claim));
   }
 
+  /** A gift's claims, for whoever holds its link (the gift's page); anyone else: NotFound. */
+  async ofGift(giftId: string, token: string): Promise<Claim[]> {
+    return (await claimsOfOrder(this.db, await this.deps.gifts.orderOf(giftId, token))).map((claim) => toClaim(claim));
+  }
+
   /** An order's claims, for whoever holds its link (the order page of a guest); anyone else: NotFound. */
   async ofOrder(orderId: string, token: string): Promise<Claim[]> {
     if (!(await this.deps.orders.opensByLink(orderId, { token }))) throw new NotFound(orderMessages.orderNotFound);
@@ -111,8 +119,14 @@ export class ClaimsService {
   private async ownerOf(claimant: Claimant, keyId: string): Promise<{ userId: string } | { orderId: string }> {
     if ('userId' in claimant) return claimant;
     const orderId = await this.deps.library.orderOfKey(keyId);
-    if (!orderId || !(await this.deps.orders.opensByLink(orderId, claimant))) throw new NotFound(orderMessages.keyNotFound);
-    return { orderId };
+    if (orderId && (await this.opensKeysOf(orderId, claimant.token))) return { orderId };
+    throw new NotFound(orderMessages.keyNotFound);
+  }
+
+  /** A gift's keys are reported with the gift's link (its recipient's), any other order's with the order's (its guest buyer's). */
+  private async opensKeysOf(orderId: string, token: string): Promise<boolean> {
+    const [gift] = await this.deps.gifts.ofOrders([orderId]);
+    return gift ? this.deps.gifts.opensOrder(orderId, token) : this.deps.orders.opensByLink(orderId, { token });
   }
 
   // --- The seller ----------------------------------------------------------------------------------
@@ -260,7 +274,8 @@ export class ClaimsService {
       if (claim.userId) await notifications.publish({ userId: claim.userId, kind: 'claim', title, text, link: `/library?order=${claim.orderId}` });
       // A guest has no notifications: it hears by mail, with its order's link.
       if (!mail && claim.userId) return;
-      const buyer = await this.deps.orders.recipientOf(claim.orderId);
+      // A gift's claim is its recipient's to hear of, with the gift's page; any other, the order's buyer.
+      const buyer = (await this.deps.gifts.recipientOf(claim.orderId)) ?? (await this.deps.orders.recipientOf(claim.orderId));
       if (!buyer) return;
       const where = buyer.orderPage ? 'on your order page' : 'in your library';
       await this.db.transaction((tx) =>

@@ -106,6 +106,30 @@ describe('gifts', () => {
     expect(received.map((purchase) => purchase.orderId)).toEqual([order._id]);
   });
 
+  it("lets the recipient report a bad key with the gift's link, and follow it there; the buyer's order link cannot", async () => {
+    const game = await t.gameWithStock(5, 15);
+    const to = newEmail('claimer');
+    const giverEmail = newEmail('giver');
+    const placed = (await call('POST', '/api/orders', { items: [{ gameId: game, quantity: 1 }], email: giverEmail, gift: { email: to, name: 'Claire', message: '' } })).json<CreateOrderAnswer>();
+    expect((await call('POST', `/api/payments/test/${placed.order._id}?token=${placed.token}`, PAYING_CARD)).statusCode).toBe(200);
+    await t.app.orders.allocator.drain();
+    const link = await giftLink(to);
+    const gift = (await call('GET', `/api/gifts/${link.id}?token=${link.token}`)).json<Gift>();
+    const keyId = gift.keys[0]!.purchaseId;
+    await call('GET', `/api/gifts/${link.id}/keys?token=${link.token}&keyId=${keyId}`);
+    const report = { reason: 'already-redeemed', message: 'Steam says it was used.' };
+    expect((await call('POST', `/api/purchases/${keyId}/claim?token=${placed.token}`, report)).statusCode).toBe(404);
+    const claimed = await call('POST', `/api/purchases/${keyId}/claim?token=${link.token}`, report);
+    expect(claimed.statusCode, claimed.body).toBe(201);
+    expect((await call('GET', `/api/gifts/${link.id}/claims?token=${link.token}`)).json<unknown[]>()).toHaveLength(1);
+    expect((await call('GET', `/api/gifts/${link.id}/claims?token=${placed.token}`)).statusCode).toBe(404);
+    // The recipient hears of it, with the gift's page; the giver does not.
+    const told = (await t.mailsTo(to)).find((mail) => /problem reported/i.test(mail.subject));
+    expect(told!.text).toContain('Hi Claire,');
+    expect(told!.text).toContain(`/gifts/${link.id}?token=`);
+    expect((await t.mailsTo(giverEmail)).some((mail) => /problem reported/i.test(mail.subject))).toBe(false);
+  });
+
   it('refuses a gift without a name, or with a message over 300 characters', async () => {
     const game = await t.gameWithStock(5, 14);
     const noName = await call('POST', '/api/orders', { items: [{ gameId: game, quantity: 1 }], gift: { email: newEmail('x'), name: '  ', message: '' } }, buyer.headers);

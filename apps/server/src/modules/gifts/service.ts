@@ -153,6 +153,24 @@ export class GiftsService {
     return this.db.select().from(gifts).where(inArray(gifts.orderId, orderIds));
   }
 
+  /** Whether `token` is the link of the gift this order is (its recipient reports a bad key with it). */
+  async opensOrder(orderId: string, token: string): Promise<boolean> {
+    const [gift] = await this.db.select({ id: gifts.id }).from(gifts).where(eq(gifts.orderId, orderId));
+    return gift !== undefined && this.deps.links.opens('gift', gift.id, token);
+  }
+
+  /** The order a gift's link opens (its claims are listed on the gift's page); NotFound for any other link. */
+  async orderOf(giftId: string, token: string): Promise<string> {
+    return (await this.opened(giftId, token)).orderId;
+  }
+
+  /** Who hears about a gift order's keys (a claim on one): its recipient, by name, with the gift's page. */
+  async recipientOf(orderId: string): Promise<{ email: string; username: string; orderPage: string } | undefined> {
+    const [gift] = await this.db.select().from(gifts).where(eq(gifts.orderId, orderId));
+    if (!gift) return undefined;
+    return { email: gift.email, username: gift.name, orderPage: `${this.deps.mailContext.publicUrl}/gifts/${encodeURIComponent(gift.id)}?token=${await this.deps.links.sign('gift', gift.id)}` };
+  }
+
   /** The gift whose link this is; NotFound for any other link, or none. */
   private async opened(giftId: string, token: string): Promise<GiftRow> {
     const [gift] = await this.db.select().from(gifts).where(eq(gifts.id, giftId));
