@@ -51,7 +51,8 @@ export interface AfterCommitEvents {
 /** Events the publisher awaits; those with `tx` are told inside the transaction that makes the change. */
 export interface AwaitedEvents {
   /** A paid order's keys are stored and it is marked Delivered. */
-  'order-delivered': OrderSubject & { tx: Db; keyCount: number };
+  /** `gift`: bought for someone else (issue 29), whose recipient the gifts module tells. */
+  'order-delivered': OrderSubject & { tx: Db; keyCount: number; gift: boolean };
   /** A payment failed and the order is closed (its stock goes back). */
   'order-declined': OrderSubject & { tx: Db; reason: string | null };
   /**

@@ -59,7 +59,8 @@ export class GiftsService {
 
   /** Hears of deliveries (the recipient's mail, and its keys when its account exists) and of accounts proving an e-mail (their gifts). */
   subscribeTo(events: StoreEventBus): void {
-    events.on('order-delivered', ({ tx, orderId }) => this.delivered(tx, orderId));
+    // Only a gift's delivery costs the delivery's transaction a statement here.
+    events.on('order-delivered', ({ tx, orderId, gift }) => (gift ? this.delivered(tx, orderId) : undefined));
     events.on('email-proved', async ({ userId, email }) => {
       try {
         await this.db.transaction((tx) => this.giveTo(tx, userId, email));

@@ -9,7 +9,8 @@ import type { OrderAccess } from './service.ts';
  * is given. 401 with neither; a link that does not open the order is the service's 404.
  */
 export async function accessOf(app: FastifyInstance, request: FastifyRequest, token: string | undefined): Promise<OrderAccess> {
-  const account = request.headers.authorization ? await app.accountOf(request) : undefined;
+  // Signed in already at onRequest (sessionIfSent), before any purchase turn; else asked here.
+  const account = request.account ?? (request.headers.authorization ? await app.accountOf(request) : undefined);
   if (!account && token === undefined) throw new Unauthorized(accountMessages.authRequired);
   return { userId: account?.userId, token };
 }
@@ -21,4 +22,9 @@ export async function accessOf(app: FastifyInstance, request: FastifyRequest, to
  */
 export const accountOrGuest = (what: (request: FastifyRequest) => unknown) => async (request: FastifyRequest): Promise<void> => {
   if (!request.headers.authorization && what(request) === undefined) throw new Unauthorized(accountMessages.authRequired);
+};
+
+/** onRequest: a bearer token, when sent, must be a valid session's (a guest sends none). */
+export const sessionIfSent = (app: FastifyInstance) => async (request: FastifyRequest, reply: Parameters<typeof app.authenticate>[1]) => {
+  if (request.headers.authorization) await app.authenticate(request, reply);
 };

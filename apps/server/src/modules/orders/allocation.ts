@@ -249,7 +249,7 @@ export class KeyAllocator {
         await this.postSales(tx, order, lines, prices);
         // The receipt and the notification are committed with the keys (an outbox), never after them from memory.
         if (recipient) await mailer.enqueue(tx, receiptMail(this.deps.mailContext, recipient, order, lines, { demo: keys.some((key) => key.demo) }));
-        await this.deps.events.publish('order-delivered', { tx, orderId: order.id, userId: order.userId, keyCount: wanted });
+        await this.deps.events.publish('order-delivered', { tx, orderId: order.id, userId: order.userId, keyCount: wanted, gift: order.gift });
         return 'delivered' as const;
       })
       .catch((error: unknown) => {

@@ -1,6 +1,6 @@
 // What other modules may use of the orders module (the lint rule in eslint.config.js lets them import only this file).
 export type { OrderAccess, OrdersService } from './service.ts';
-export { accessOf, accountOrGuest } from './access.ts';
+export { accessOf, accountOrGuest, sessionIfSent } from './access.ts';
 export { OrderNotPayable } from './payment-states.ts';
 export type { OrderBackOffice } from './back-office.ts';
 export type { OrderFigures } from './admin-store.ts';

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   accountMessages,
   createOrderAnswerSchema,
@@ -19,7 +18,7 @@ import { clientIp } from '../../platform/client-ip.ts';
 import { Unauthorized } from '../../platform/errors.ts';
 import { perAddress, type LimitRule } from '../../platform/limits.ts';
 import type { OrdersService } from './service.ts';
-import { accessOf, accountOrGuest } from './access.ts';
+import { accessOf, accountOrGuest, sessionIfSent } from './access.ts';
 
 const bearer = [{ bearerAuth: [] }];
 /** A route a guest may call with the order's signed link instead of a session (issue 29). */
@@ -28,10 +27,6 @@ const bearerOrLink: Array<Record<string, string[]>> = [{ bearerAuth: [] }, {}];
 /** Guessing at order links is as slow as guessing at codes: a link's key is long, but every try costs. */
 const ORDER_LINK_PER_IP: LimitRule = { name: 'order-link-ip', limit: 300, windowSeconds: 15 * 60 };
 
-/** onRequest: a bearer token, when sent, must be a valid session's (a guest sends none). */
-const sessionIfSent = (app: FastifyInstance) => async (request: FastifyRequest, reply: Parameters<typeof app.authenticate>[1]) => {
-  if (request.headers.authorization) await app.authenticate(request, reply);
-};
 
 /** Placing and reading orders (DESIGN §4). The admin's order routes are in modules/admin. */
 export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = async (app, { orders }) => {

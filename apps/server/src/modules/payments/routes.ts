@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema, orderIdParamsSchema, orderMessages, orderTokenQuerySchema, testPaymentAnswerSchema, testPaymentRequestSchema } from '@keystore/contract';
 import { Conflict } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { accessOf, accountOrGuest, OrderNotPayable, type OrdersService } from '../orders/ports.ts';
+import { accessOf, accountOrGuest, OrderNotPayable, sessionIfSent, type OrdersService } from '../orders/ports.ts';
 import { cardVerdict } from './test-gateway.ts';
 
 /** What the card form needs of the orders module. */
@@ -16,7 +16,8 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrder
   app.post(
     '/api/payments/test/:id',
     {
-      // A stranger without the order's link is refused before the purchase turn.
+      // A customer is signed in, and a stranger without the order's link refused, before the purchase turn.
+      onRequest: sessionIfSent(app),
       preHandler: accountOrGuest((request) => (request.query as { token?: string }).token),
       // Counted with the purchases under way, never shed: the order it pays was let in.
       config: { admission: 'payment' },
