@@ -42,6 +42,11 @@ describe('gifts', () => {
 
     const link = await giftLink(to);
     expect(link.text).toContain('Hi Grace,');
+    // The buyer's receipt says where the keys went, and offers none to reveal.
+    const receipt = (await t.mailsTo(buyer.email)).find((mail) => mail.subject.includes(order._id.slice(0, 8).toUpperCase()))!;
+    expect(receipt.subject).toMatch(/your gift is on its way$/);
+    expect(receipt.text).toContain(`we have e-mailed Grace <${to}> your message`);
+    expect(receipt.text).not.toContain('Reveal your keys');
     expect(link.text).toContain('Happy birthday! Play it tonight.');
     expect(link.text).toContain(`${t.config.publicUrl}/gifts/`);
     // The recipient's page: the game and the message, never the order or its price.

@@ -165,6 +165,12 @@ export class GiftsService {
     return (await this.opened(giftId, token)).orderId;
   }
 
+  /** To whom an order was given, as its buyer's receipt names them (`Name <e-mail>`). */
+  async recipientLabel(orderId: string): Promise<string | undefined> {
+    const [gift] = await this.db.select({ name: gifts.name, email: gifts.email }).from(gifts).where(eq(gifts.orderId, orderId));
+    return gift && `${gift.name} <${gift.email}>`;
+  }
+
   /** Who hears about a gift order's keys (a claim on one): its recipient, by name, with the gift's page. */
   async recipientOf(orderId: string): Promise<{ email: string; username: string; orderPage: string } | undefined> {
     const [gift] = await this.db.select().from(gifts).where(eq(gifts.orderId, orderId));

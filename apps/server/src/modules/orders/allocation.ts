@@ -21,6 +21,7 @@ import type { OrderRefunds } from './refunds.ts';
 import type { OffersService, ReservationRow } from '../offers/ports.ts';
 import { moveLine } from './failover.ts';
 import type { OrderLinks } from './guests.ts';
+import type { GiftsService } from '../gifts/ports.ts';
 import {
   takeDelayNotice,
   takeForDelivery,
@@ -67,6 +68,8 @@ export interface AllocatorDeps {
   offers: OffersService;
   /** A guest's receipt links its order's page (issue 29). */
   links: OrderLinks;
+  /** A gift's buyer is told whom its keys went to (issue 29). */
+  gifts: Pick<GiftsService, 'recipientLabel'>;
   /** The most the store adds of its own to move a paid line to a dearer offer, percent (FAILOVER_MAX_EXTRA_PERCENT). */
   failoverMaxExtraPercent: number;
   /**
@@ -222,6 +225,8 @@ export class KeyAllocator {
     lines = [...houseLines, ...sellerLines].sort((a, b) => a.position - b.position);
 
     const houseKeys = keysForLines(order, houseLines, supplierKeys);
+    // Read before the delivery's transaction, which holds the only connection of the embedded database.
+    const giftTo = order.gift ? await this.deps.gifts.recipientLabel(order.id) : undefined;
     const wanted = lines.reduce((sum, line) => sum + line.quantity, 0);
     let delivered = houseKeys.length;
     const stored = await this.withTurn(() => database.db
@@ -248,7 +253,7 @@ export class KeyAllocator {
         await this.deps.offers.settleDelivered(tx, lines);
         await this.postSales(tx, order, lines, prices);
         // The receipt and the notification are committed with the keys (an outbox), never after them from memory.
-        if (recipient) await mailer.enqueue(tx, receiptMail(this.deps.mailContext, recipient, order, lines, { demo: keys.some((key) => key.demo) }));
+        if (recipient) await mailer.enqueue(tx, receiptMail(this.deps.mailContext, recipient, order, lines, { demo: keys.some((key) => key.demo), giftTo }));
         await this.deps.events.publish('order-delivered', { tx, orderId: order.id, userId: order.userId, keyCount: wanted, gift: order.gift });
         return 'delivered' as const;
       })

@@ -48,7 +48,7 @@ export interface OrdersDeps {
   /** Signs and checks a guest's order links (issue 29). */
   links: SignedLinks;
   /** Who a gift order is for (issue 29). */
-  gifts: Pick<GiftsService, 'create'>;
+  gifts: Pick<GiftsService, 'create' | 'recipientLabel'>;
 }
 
 /**
@@ -107,6 +107,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       admission: deps.admission,
       offers: deps.offers,
       links,
+      gifts: deps.gifts,
       failoverMaxExtraPercent: deps.config.sellerDelivery.failoverMaxExtraPercent,
     });
     this.payments = new PaymentStates({

@@ -34,23 +34,27 @@ const euro = (cents: number) => `€${centsToEuro(cents).toFixed(2)}`;
 const shortId = (order: MailedOrder) => order.id.slice(0, 8).toUpperCase();
 
 /** The receipt: what was bought, what it cost, and the link to the library, where the keys are revealed. */
-export function receiptMail(context: MailContext, to: Recipient, order: MailedOrder, lines: MailedLine[], options: { demo?: boolean } = {}): MailMessage {
+export function receiptMail(context: MailContext, to: Recipient, order: MailedOrder, lines: MailedLine[], options: { demo?: boolean; giftTo?: string | undefined } = {}): MailMessage {
   // No mail carries a key (issue 23): a key nobody has seen can go back to its seller, one that was
   // e-mailed cannot. The receipt links to the library, where every reveal is recorded.
   const libraryUrl = to.orderPage ?? `${context.publicUrl}/library?order=${encodeURIComponent(order.id)}`;
   const where = to.orderPage ? 'on your order page' : 'in your library';
+  // A gift's keys are its recipient's: the buyer learns they went, never where to reveal them.
+  const ready = options.giftTo
+    ? `It is paid, and we have e-mailed ${options.giftTo} your message and a link to reveal the keys.`
+    : `It is paid and your keys are ready ${where}.`;
   const keyCount = (line: MailedLine) => `${line.quantity} key${line.quantity === 1 ? '' : 's'}`;
   const text = [
     hello(to),
     '',
-    `Thank you for your order ${shortId(order)}. It is paid and your keys are ready ${where}.`,
+    `Thank you for your order ${shortId(order)}. ${ready}`,
     '',
     ...lines.map((line) => `${line.title} (${line.platform}) × ${line.quantity}: ${euro(line.unitPriceCents * line.quantity)}, ${keyCount(line)}`),
     '',
     `Total paid: ${euro(order.amountCents)}${order.paidAt ? ` on ${order.paidAt.toUTCString()}` : ''}`,
     ...(options.demo ? ['', 'These are demo keys of the demonstration store: they activate nothing.'] : []),
     '',
-    `Reveal your keys ${where}: ${libraryUrl}`,
+    ...(options.giftTo ? [`See your order: ${libraryUrl}`] : [`Reveal your keys ${where}: ${libraryUrl}`]),
     `For your safety we never send keys by e-mail. Questions? Write to ${context.supportEmail}.`,
     '',
     ...signature(context),
@@ -59,17 +63,17 @@ export function receiptMail(context: MailContext, to: Recipient, order: MailedOr
     .map(
       (line) => `<tr><td style="padding:8px 0;border-bottom:1px solid #eeeeee">
 <strong>${escapeHtml(line.title)}</strong> <span style="color:#666666">(${escapeHtml(line.platform)}) × ${line.quantity}</span><br>
-<span style="color:#666666">${keyCount(line)} ${where}</span>
+<span style="color:#666666">${keyCount(line)}${options.giftTo ? `, sent to ${escapeHtml(options.giftTo)}` : ` ${where}`}</span>
 </td><td style="padding:8px 0;border-bottom:1px solid #eeeeee;text-align:right;vertical-align:top">${euro(line.unitPriceCents * line.quantity)}</td></tr>`,
     )
     .join('\n');
-  const body = `${paragraphHtml(`Thank you for your order ${shortId(order)}. It is paid and your keys are ready ${where}.`)}
+  const body = `${paragraphHtml(`Thank you for your order ${shortId(order)}. ${ready}`)}
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${rows}
 <tr><td style="padding:8px 0"><strong>Total paid</strong></td><td style="padding:8px 0;text-align:right"><strong>${euro(order.amountCents)}</strong></td></tr></table>
 ${options.demo ? '<p style="margin:16px 0;color:#666666">These are demo keys of the demonstration store: they activate nothing.</p>' : ''}
-<p style="margin:16px 0"><a href="${escapeHtml(libraryUrl)}" style="display:inline-block;padding:12px 20px;background:#6c5ce7;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600">Reveal my keys</a></p>
+<p style="margin:16px 0"><a href="${escapeHtml(libraryUrl)}" style="display:inline-block;padding:12px 20px;background:#6c5ce7;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600">${options.giftTo ? 'See my order' : 'Reveal my keys'}</a></p>
 <p style="margin:0 0 16px;font-size:12px;color:#666666">For your safety we never send keys by e-mail.</p>`;
-  const subject = `Your ${STORE_NAME} order ${shortId(order)}: your keys are ready`;
+  const subject = options.giftTo ? `Your ${STORE_NAME} order ${shortId(order)}: your gift is on its way` : `Your ${STORE_NAME} order ${shortId(order)}: your keys are ready`;
   return { to: to.email, subject, text, html: mailFrame(context, subject, body, hello(to)) };
 }
 
