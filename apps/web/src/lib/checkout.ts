@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useNavigate } from 'react-router';
 import type { CreateOrderAnswer, CreateOrderRequest } from '@keystore/contract';
-import { orderUiMessages } from '@keystore/contract/order-ui-messages';
+import { checkoutMessages } from '@keystore/contract/checkout-messages';
 import { apiSend, isRefusal, messageOf } from './api.ts';
 import { queryKeys } from './query-keys.ts';
 
@@ -67,7 +67,7 @@ export function useCheckout(): { busy: boolean; problem: string | null; checkout
   return {
     // Still busy once placed: the page stays until the payment page opens (a full navigation for Stripe).
     busy: placeOrder.isPending || placeOrder.isSuccess,
-    problem: placeOrder.error ? messageOf(placeOrder.error, orderUiMessages.orderPlaceFailed) : null,
+    problem: placeOrder.error ? messageOf(placeOrder.error, checkoutMessages.orderPlaceFailed) : null,
     checkout,
   };
 }
