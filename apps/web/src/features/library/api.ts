@@ -62,9 +62,24 @@ export function claimsQuery() {
 }
 
 /**
- * Reports a problem with a key (POST /api/purchases/{id}/claim, with the order's token for a guest). The
- * new claim goes to the front of the list at once, so its card shows the claim's state as the form
- * closes; the list is then read again where it is read at all (a guest has no list to read).
+ * The claims on an order's keys, for its page: by the order's link when the page has one (GET
+ * /api/orders/{id}/claims?token=, so a guest sees them after a reload too), else the signed-in
+ * customer's own list. Under the claims' key either way, so a new report reaches it.
+ */
+export function orderClaimsQuery({ orderId, token }: OrderLink) {
+  return queryOptions({
+    queryKey: token ? [...claimsKey, 'order', orderId] : claimsKey,
+    queryFn: () => apiGet<Claim[]>(token ? withOrderToken(`/api/orders/${encodeURIComponent(orderId)}/claims`, token) : '/api/claims'),
+    staleTime: 0,
+    retry: false,
+  });
+}
+
+/**
+ * Reports a problem with a key (POST /api/purchases/{id}/claim, with the order's or the gift's token
+ * for a guest or a gift's recipient). The new claim goes to the front of every list of claims on
+ * screen at once (the customer's, an order's, a gift's), so its card shows the claim's state as the
+ * form closes; those lists are then read again.
  */
 export function useReportProblem(purchaseId: string, token?: string) {
   const queryClient = useQueryClient();
@@ -72,7 +87,7 @@ export function useReportProblem(purchaseId: string, token?: string) {
     mutationFn: (request: ClaimRequest) =>
       apiSend<{ claim: Claim }, ClaimRequest>('POST', withOrderToken(`/api/purchases/${encodeURIComponent(purchaseId)}/claim`, token), request),
     onSuccess: ({ claim }) => {
-      queryClient.setQueryData<Claim[]>(claimsKey, (claims = []) => [claim, ...claims]);
+      queryClient.setQueriesData<Claim[]>({ queryKey: claimsKey }, (claims) => claims && [claim, ...claims]);
       void queryClient.invalidateQueries({ queryKey: claimsKey });
     },
   });

@@ -11,7 +11,7 @@ import { formatEuro } from '../../lib/money.ts';
 import { orderQuery, withOrderToken } from '../../lib/orders.ts';
 import { useSession } from '../../lib/session.ts';
 import { PageSkeleton } from '../../ui/page-skeleton.tsx';
-import { claimsQuery, type OrderLink } from './api.ts';
+import { orderClaimsQuery, type OrderLink } from './api.ts';
 import { KeyProblem, latestClaims } from './key-problem.tsx';
 import { RevealKey } from './reveal-key.tsx';
 import { awaitsDelivery } from './use-purchases.ts';
@@ -51,8 +51,8 @@ function OrderView({ link, signedIn }: { link: OrderLink; signedIn: boolean }) {
     refetchInterval: (query) => (query.state.data && awaitsDelivery(query.state.data) ? ORDER_POLL_MS : false),
   });
   const keys = order?.keys ?? [];
-  // GET /api/claims needs an account: a guest sees the claims made here, which the report puts in the same cache.
-  const claims = useQuery({ ...claimsQuery(), enabled: signedIn && keys.length > 0 });
+  // By the order's link when there is one; a signed-in owner without it reads their own claims.
+  const claims = useQuery({ ...orderClaimsQuery(link), enabled: (link.token !== undefined || signedIn) && keys.length > 0 });
   const claimOf = latestClaims(claims.data);
   useCartEmptiedWhenJustPaid(order);
   // The time the page opened: whether the order can still be paid is judged once, not on every render.
