@@ -11,6 +11,7 @@ export const PAGE_PATHS = {
   pay: '/pay/:orderId',
   // An order or a gift reached by the link its mail carries (issue 29): `?token=` opens it without an account.
   order: '/orders/:id',
+  gift: '/gifts/:id',
   library: '/library',
   profile: '/profile',
   support: '/support',
