@@ -177,6 +177,18 @@ describe('the order page', () => {
     expect(calls.map(({ route, authorization }) => `${route} ${authorization}`)).toEqual(['GET /api/orders/o1?token=tok-1 undefined', 'GET /api/orders/o1/claims?token=tok-1 undefined']);
   });
 
+  it('says a gift order’s keys went to its recipient, with nothing to reveal', async () => {
+    const calls = stubApi({
+      'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, paidOrder({ keys: [], lines: [testOrderLine({ keysDelivered: 1 })] })),
+    });
+    renderOrder();
+    expect(await screen.findByText(/These keys were sent as a gift: we e-mailed the recipient a link to reveal them/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Reveal Key/ })).toBeNull();
+    expect(screen.queryByText('This order has no keys.')).toBeNull();
+    expect(screen.queryByText(/Keep the link we e-mailed you/)).toBeNull();
+    expect(calls).toEqual([{ route: 'GET /api/orders/o1?token=tok-1' }]);
+  });
+
   it('offers to pay an order still awaiting payment, with its token, and leaves the cart alone', async () => {
     act(() => addToCart({ _id: 'g1', title: 'Hades', image: '', platform: 'Steam', region: '', price: 12.5, originalPrice: null, type: 'Games' }));
     stubApi({ 'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, testOrder({ keys: [] })) });

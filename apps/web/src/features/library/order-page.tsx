@@ -98,7 +98,9 @@ function OrderView({ link, signedIn }: { link: OrderLink; signedIn: boolean }) {
               Your keys are being delivered. They will appear here in a moment.
             </p>
           )}
-          {keys.length > 0 ? (
+          {sentAsGift(order) ? (
+            <p className={styles.note}>These keys were sent as a gift: we e-mailed the recipient a link to reveal them. Only they can see the keys.</p>
+          ) : keys.length > 0 ? (
             <ul className={styles.keys} aria-label="Keys in this order">
               {keys.map((key) => (
                 <li key={key.purchaseId} className={styles.key}>
@@ -111,7 +113,7 @@ function OrderView({ link, signedIn }: { link: OrderLink; signedIn: boolean }) {
           ) : (
             !awaitsDelivery(order) && <p className={styles.muted}>{order.status === 'Awaiting payment' ? 'Your keys appear here once the order is paid.' : 'This order has no keys.'}</p>
           )}
-          {!signedIn && (
+          {!signedIn && !sentAsGift(order) && (
             <p className={styles.muted}>
               Keep the link we e-mailed you: it is how you reach these keys. Create an account with the same e-mail and this order joins your
               library.
@@ -121,6 +123,14 @@ function OrderView({ link, signedIn }: { link: OrderLink; signedIn: boolean }) {
       </div>
     </section>
   );
+}
+
+/**
+ * Whether the order's keys went to a gift's recipient (issue 29): its buyer's page lists none of them,
+ * though its lines hold them (the order's answer has no flag of its own for it).
+ */
+function sentAsGift(order: Order): boolean {
+  return (order.keys?.length ?? 0) === 0 && order.lines.some((line) => line.keysDelivered > 0);
 }
 
 /** Placed, payment, delivery and amount, as the profile's order details show them. */
