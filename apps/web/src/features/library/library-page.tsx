@@ -91,9 +91,14 @@ const openedOn = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'shor
  * its recipient's: no way to reveal it here, nor to report it (the recipient does, from the gift's page).
  */
 function SentGift({ gift }: { gift: NonNullable<Purchase['gift']> }) {
+  // `to` is "Name <e-mail>": the name leads, the address (long, unbroken) gets a line of its own.
+  const [, name = gift.to, email] = /^(.*) <([^<>]+)>$/.exec(gift.to) ?? [];
   return (
     <div className={styles.sentGift}>
-      <p className={styles.sentTo}>Sent as a gift to {gift.to}</p>
+      <p className={styles.sentTo}>
+        Sent as a gift to <strong>{name}</strong>
+        {email && <span className={styles.sentEmail}> &lt;{email}&gt;</span>}
+      </p>
       <p className={gift.revealedAt ? styles.opened : styles.notOpened}>
         {gift.revealedAt ? `Opened ${openedOn.format(new Date(gift.revealedAt))}` : 'Not opened yet'}
       </p>

@@ -182,7 +182,7 @@ describe('the order page', () => {
       'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, paidOrder({ keys: [], lines: [testOrderLine({ keysDelivered: 1 })] })),
     });
     renderOrder();
-    expect(await screen.findByText(/These keys were sent as a gift: we e-mailed the recipient a link to reveal them/)).toBeTruthy();
+    expect(await screen.findByText('Sent as a gift: we e-mailed the recipient a link to reveal the keys. Only they can see them.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Reveal Key/ })).toBeNull();
     expect(screen.queryByText('This order has no keys.')).toBeNull();
     expect(screen.queryByText(/Keep the link we e-mailed you/)).toBeNull();

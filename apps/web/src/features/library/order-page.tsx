@@ -99,7 +99,7 @@ function OrderView({ link, signedIn }: { link: OrderLink; signedIn: boolean }) {
             </p>
           )}
           {sentAsGift(order) ? (
-            <p className={styles.note}>These keys were sent as a gift: we e-mailed the recipient a link to reveal them. Only they can see the keys.</p>
+            <p className={styles.note}>Sent as a gift: we e-mailed the recipient a link to reveal the keys. Only they can see them.</p>
           ) : keys.length > 0 ? (
             <ul className={styles.keys} aria-label="Keys in this order">
               {keys.map((key) => (
