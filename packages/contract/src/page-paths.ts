@@ -9,6 +9,9 @@ export const PAGE_PATHS = {
   game: '/game/:id',
   cart: '/cart',
   pay: '/pay/:orderId',
+  // An order or a gift reached by the link its mail carries (issue 29): `?token=` opens it without an account.
+  order: '/orders/:id',
+  gift: '/gifts/:id',
   library: '/library',
   profile: '/profile',
   support: '/support',

@@ -8,6 +8,8 @@ describe('the page table', () => {
     expect(matchPage('/game/abc123')).toEqual({ key: 'game', params: { id: 'abc123' } });
     expect(matchPage('/pay/o1')).toEqual({ key: 'pay', params: { orderId: 'o1' } });
     expect(matchPage('/news/n1')).toEqual({ key: 'news-item', params: { id: 'n1' } });
+    expect(matchPage('/orders/o1')).toEqual({ key: 'order', params: { id: 'o1' } });
+    expect(matchPage('/gifts/g1')).toEqual({ key: 'gift', params: { id: 'g1' } });
     // The back office is one page at every /admin address; it routes its sections itself.
     for (const path of ['/admin', '/admin/news', '/admin/orders/o1', '/admin/nowhere']) expect(matchPage(path), path).toEqual({ key: 'admin', params: {} });
   });

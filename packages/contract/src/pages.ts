@@ -37,6 +37,8 @@ const HEADS = {
   game: { title: 'Game · Keystore', description: 'A game key at Keystore.', indexed: true },
   cart: { title: 'Cart · Keystore', description: 'Your cart at Keystore.', indexed: false },
   pay: { title: 'Payment · Keystore', description: 'Pay for your Keystore order.', indexed: false },
+  order: { title: 'Your order · Keystore', description: 'Your Keystore order and its keys.', indexed: false },
+  gift: { title: 'Your gift · Keystore', description: 'A game someone sent you on Keystore, and its key.', indexed: false },
   library: { title: 'Library · Keystore', description: 'Your purchased games and their keys.', indexed: false },
   profile: { title: 'Profile · Keystore', description: 'Your Keystore account.', indexed: false },
   support: {

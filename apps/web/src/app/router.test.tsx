@@ -11,9 +11,4 @@ describe('the router', () => {
     const modules = Object.keys(import.meta.glob('../pages/*.tsx')).map((file) => file.replace('../', 'src/'));
     expect(modules.sort()).toEqual(PAGE_KEYS.map(pageModule).sort());
   });
-
-  it('finds the order page of a receipt’s link in the library’s module, which its route loads', async () => {
-    const { OrderPage } = await import('../features/library/order-page.tsx');
-    expect((await import('../pages/library.tsx')).OrderPage).toBe(OrderPage);
-  });
 });

@@ -9,7 +9,7 @@ import { NotFoundPage } from './not-found-page.tsx';
  * for each key of the contract's page table, so the build manifest names its chunk by that key and
  * the server preloads it with the HTML (apps/server/src/modules/seo).
  */
-const modules = import.meta.glob<{ default: ComponentType; OrderPage?: ComponentType }>('../pages/*.tsx');
+const modules = import.meta.glob<{ default: ComponentType }>('../pages/*.tsx');
 
 const components = new Map<PageKey, ComponentType>();
 
@@ -30,15 +30,6 @@ export function pageComponent(key: PageKey): ComponentType {
 const pages = PAGE_KEYS.map((key) => ({ key, path: PAGE_PATHS[key], Page: pageComponent(key) }));
 
 /**
- * The order page of a receipt's link (issue 29), which the contract's page table does not list yet. It
- * rides in the library's chunk (`pages/library.tsx` exports it beside the library): a chunk of its own
- * would add its file names to the entry, which the first-view budget cannot take (decision 027). Until
- * the table has it, the server answers /orders/{id} with the 404 head and status, and the app shows
- * the page all the same.
- */
-const OrderPage = lazy(async () => ({ default: (await modules['../pages/library.tsx']!()).OrderPage! }));
-
-/**
  * Routes of SPEC §2, one per entry of the contract's page table. Declarative routes rather than a
  * data router: the pages fetch their own data through TanStack Query, and leaving the data router out
  * of the bundle saves 18.5 KB gzip of startup JavaScript (docs/decisions/010). The boundary sits above
@@ -54,7 +45,6 @@ export function AppRoutes() {
           {pages.map(({ key, path, Page }) => (
             <Route key={key} path={path} element={<Page />} />
           ))}
-          <Route path="/orders/:id" element={<OrderPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>

@@ -1,6 +1,6 @@
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import type { CreateOrderRequest } from '@keystore/contract';
+import type { CreateOrderRequest, GiftRequest } from '@keystore/contract';
 
 /** The auth dialogs of SPEC §2 and the flow between them (SPEC §4); 'guest' buys without an account (issue 29). */
 export type AuthView = 'login' | 'signup' | 'confirm' | 'forgot' | 'verifyNewDevice' | 'reset-password' | 'reset-success' | 'guest';
@@ -8,6 +8,8 @@ export type AuthView = 'login' | 'signup' | 'confirm' | 'forgot' | 'verifyNewDev
 /** What a visitor was buying when checkout or 'Buy in 1 click' asked them to log in: the guest form places it. */
 export interface PendingCheckout {
   items: CreateOrderRequest['items'];
+  /** The gift the cart was asked to make of it (issue 29): the guest form starts with it. */
+  gift?: GiftRequest;
   /** Sees a refused order, as the page that asked would (the cart takes a 409's new prices). */
   onError?: (error: unknown) => void;
 }

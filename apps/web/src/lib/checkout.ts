@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useNavigate } from 'react-router';
 import type { CreateOrderAnswer, CreateOrderRequest } from '@keystore/contract';
-import { orderUiMessages } from '@keystore/contract/order-ui-messages';
+import { checkoutMessages } from '@keystore/contract/checkout-messages';
 import { apiSend, isRefusal, messageOf } from './api.ts';
 import { queryKeys } from './query-keys.ts';
 
@@ -42,24 +42,29 @@ export function usePlaceOrder() {
   return { ...mutation, endAttempt, attemptFailed };
 }
 
-/** What the pay page is told on the way to a guest's order (in the history entry, not the address): the e-mail, to place the order again after a decline. */
-export interface GuestPaymentState {
-  guestEmail: string;
+/**
+ * What the pay page is told on the way to an order (in the history entry, not the address), to place
+ * it again as it was after a decline: a guest's e-mail, and the gift it is (the order's answer says neither).
+ */
+export interface PaymentState {
+  guestEmail?: string;
+  gift?: CreateOrderRequest['gift'];
 }
 
 /**
- * Checkout from the cart or 'Buy in 1 click': `checkout(items)` places the order of one attempt and
- * opens its payment page; `busy` meanwhile (and while the payment page opens), and `problem`, what to
- * show when it failed; `onError` sees the failure itself (the cart reads a 409's new prices).
+ * Checkout from the cart or 'Buy in 1 click': `checkout(items)` places the order of one attempt (a
+ * gift when `gift` says for whom) and opens its payment page; `busy` meanwhile (and while the payment
+ * page opens), and `problem`, what to show when it failed; `onError` sees the failure itself (the cart
+ * reads a 409's new prices).
  */
-export function useCheckout(): { busy: boolean; problem: string | null; checkout(items: Items, onError?: (error: unknown) => void): void } {
+export function useCheckout(): { busy: boolean; problem: string | null; checkout(items: Items, onError?: (error: unknown) => void, gift?: CreateOrderRequest['gift']): void } {
   const navigate = useNavigate();
   const placeOrder = usePlaceOrder();
-  const checkout = (items: Items, onError?: (error: unknown) => void) => {
-    placeOrder.mutate({ items }, {
+  const checkout = (items: Items, onError?: (error: unknown) => void, gift?: CreateOrderRequest['gift']) => {
+    placeOrder.mutate({ items, gift }, {
       onSuccess: ({ paymentUrl }) => {
         placeOrder.endAttempt();
-        openPaymentPage(paymentUrl, navigate);
+        openPaymentPage(paymentUrl, (path) => navigate(path, { state: { gift } satisfies PaymentState }));
       },
       onError,
     });
@@ -67,7 +72,7 @@ export function useCheckout(): { busy: boolean; problem: string | null; checkout
   return {
     // Still busy once placed: the page stays until the payment page opens (a full navigation for Stripe).
     busy: placeOrder.isPending || placeOrder.isSuccess,
-    problem: placeOrder.error ? messageOf(placeOrder.error, orderUiMessages.orderPlaceFailed) : null,
+    problem: placeOrder.error ? messageOf(placeOrder.error, checkoutMessages.orderPlaceFailed) : null,
     checkout,
   };
 }

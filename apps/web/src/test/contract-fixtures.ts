@@ -6,6 +6,7 @@ import {
   createOrderAnswerSchema,
   gameListItemSchema,
   gameSchema,
+  giftSchema,
   newsSchema,
   notificationSchema,
   orderSchema,
@@ -16,6 +17,7 @@ import {
   type CreateOrderAnswer,
   type Game,
   type GameListItem,
+  type Gift,
   type News,
   type Notification,
   type Order,
@@ -148,6 +150,20 @@ export function testHistoryEntry(overrides: Partial<PurchaseHistoryEntry> = {}):
 /** A delivered key in the library: Hades unless `overrides` names another product. */
 export function testPurchase(overrides: Partial<Purchase> = {}): Purchase {
   return purchaseSchema.parse({ _id: 'k1', product: testGameListItem(), orderId: 'o1', purchasedAt: '2026-11-22T08:00:00Z', revealed: false, ...overrides });
+}
+
+/** A gift as its recipient's link shows it: one Hades key from keymaster to Sam, not revealed yet. */
+export function testGift(overrides: Partial<Gift> = {}): Gift {
+  return giftSchema.parse({
+    _id: 'gf1',
+    name: 'Sam',
+    message: 'Happy birthday!',
+    from: 'keymaster',
+    games: [{ gameId: 'g1', title: 'Hades', image: '/media/covers/g1.svg', platform: 'Steam', quantity: 1 }],
+    keys: [{ purchaseId: 'k1', gameId: 'g1', title: 'Hades', revealed: false }],
+    revealedAt: null,
+    ...overrides,
+  });
 }
 
 /** A public notification, unread. */

@@ -2,7 +2,8 @@ import { screen, within } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createOrderAnswerSchema } from '@keystore/contract';
-import { orderMessages } from '@keystore/contract/messages';
+import { giftMessages } from '@keystore/contract/gift-rules';
+import { orderMessages, validationMessages } from '@keystore/contract/messages';
 import type { PendingCheckout } from '../../lib/auth-dialog.ts';
 import { answer, testOrder } from '../../test/contract-fixtures.ts';
 import { json, resetTestState, stubApi } from '../../test/fixtures.tsx';
@@ -11,12 +12,18 @@ import { findDialog, renderDialog, typist } from './auth-test-kit.tsx';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const describedText = (field: HTMLElement) => document.getElementById(field.getAttribute('aria-describedby') ?? '')?.textContent;
 
-/** Where the app is: the payment page once the guest's order is placed. */
+/** Where the app is: the payment page once the guest's order is placed, and what it was told (to place the order again after a decline). */
 function LocationProbe() {
-  const { pathname, search } = useLocation();
-  return <output aria-label="Location">{`${pathname}${search}`}</output>;
+  const { pathname, search, state } = useLocation();
+  return (
+    <>
+      <output aria-label="Location">{`${pathname}${search}`}</output>
+      <output aria-label="Payment state">{JSON.stringify(state)}</output>
+    </>
+  );
 }
 const location = () => screen.getByRole('status', { name: 'Location' }).textContent;
+const paymentState = () => JSON.parse(screen.getByRole('status', { name: 'Payment state' }).textContent ?? 'null') as unknown;
 
 /** The cart's two lines, as checkout hands them to the login dialog. */
 const cartCheckout = (onError?: (error: unknown) => void): PendingCheckout => ({
@@ -122,5 +129,51 @@ describe('checkout as a guest', () => {
     expect(onError).toHaveBeenCalledTimes(1);
     expect(location()).toBe('/');
     expect((within(dialog).getByRole('button', { name: 'Continue to payment' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('starts with the cart’s gift, and places the order for the recipient with the guest’s e-mail', async () => {
+    const gift = { email: 'sam@example.org', name: 'Sam', message: 'Happy birthday!' };
+    const calls = stubApi({
+      'POST /api/orders': () => answer(createOrderAnswerSchema, { order: testOrder({ _id: 'o7' }), paymentUrl: '/pay/o7', token: 'guest.token-7' }, 201),
+    });
+    const { type, dialog } = await openGuestForm({ ...cartCheckout(), gift });
+    expect((within(dialog).getByRole('checkbox', { name: 'This is a gift' }) as HTMLInputElement).checked).toBe(true);
+    expect(within(dialog).getByText('No account needed: we e-mail you a link to your order, and the recipient a link to their keys.')).toBeTruthy();
+    expect(((await within(dialog).findByLabelText('Recipient’s e-mail')) as HTMLInputElement).value).toBe('sam@example.org');
+    expect((within(dialog).getByLabelText('Recipient’s name') as HTMLInputElement).value).toBe('Sam');
+    expect((within(dialog).getByLabelText('Message (optional)') as HTMLTextAreaElement).value).toBe('Happy birthday!');
+    expect(within(dialog).getByText('15/300')).toBeTruthy();
+    await type.type(within(dialog).getByLabelText('Email'), 'guest@example.org');
+    await type.type(within(dialog).getByLabelText('Confirm email'), 'guest@example.org');
+    await type.click(within(dialog).getByRole('checkbox', { name: /I accept the Terms of Service/ }));
+    await type.click(within(dialog).getByRole('button', { name: 'Continue to payment' }));
+
+    await vi.waitFor(() => expect(location()).toBe('/pay/o7?token=guest.token-7'));
+    expect(calls).toEqual([{ route: 'POST /api/orders', body: { items: cartCheckout().items, email: 'guest@example.org', gift }, idempotencyKey: expect.stringMatching(UUID) }]);
+    // The pay page can place the same gift again after a declined card.
+    expect(paymentState()).toEqual({ guestEmail: 'guest@example.org', gift });
+  });
+
+  it('makes a one-click purchase a gift here: the recipient’s fields say what is wrong along with the guest’s, and nothing is sent', async () => {
+    const calls = stubApi({});
+    const { type, dialog } = await openGuestForm({ items: [{ gameId: 'g1', quantity: 1, expectedPrice: 19.99 }] });
+    const isGift = within(dialog).getByRole('checkbox', { name: 'This is a gift' });
+    expect((isGift as HTMLInputElement).checked).toBe(false);
+    await type.click(isGift);
+    const recipient = await within(dialog).findByLabelText('Recipient’s e-mail');
+
+    // The guest's e-mail is wrong too: it takes the focus, and the gift's fields say why at once.
+    await type.click(within(dialog).getByRole('button', { name: 'Continue to payment' }));
+    await vi.waitFor(() => expect(describedText(recipient)).toBe(validationMessages.emailRequired));
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Email'));
+    expect(describedText(within(dialog).getByLabelText('Recipient’s name'))).toBe(giftMessages.nameRequired);
+
+    // The guest's fields right, the gift's wrong: the first of them takes the focus.
+    await type.type(within(dialog).getByLabelText('Email'), 'guest@example.org');
+    await type.type(within(dialog).getByLabelText('Confirm email'), 'guest@example.org');
+    await type.click(within(dialog).getByRole('checkbox', { name: /I accept the Terms of Service/ }));
+    await type.click(within(dialog).getByRole('button', { name: 'Continue to payment' }));
+    await vi.waitFor(() => expect(document.activeElement).toBe(recipient));
+    expect(calls).toEqual([]);
   });
 });

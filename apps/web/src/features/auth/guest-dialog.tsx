@@ -5,9 +5,10 @@ import { orderUiMessages } from '@keystore/contract/order-ui-messages';
 import { emailProblem, normalizeEmail } from '@keystore/contract/rules';
 import { messageOf } from '../../lib/api.ts';
 import { closeAuthDialog, openAuthDialog, type PendingCheckout } from '../../lib/auth-dialog.ts';
-import { openPaymentPage, usePlaceOrder, type GuestPaymentState } from '../../lib/checkout.ts';
+import { openPaymentPage, usePlaceOrder, type PaymentState } from '../../lib/checkout.ts';
 import { byRule } from '../../lib/form-rules.ts';
 import { withOrderToken } from '../../lib/orders.ts';
+import { GiftOptionFields, useGiftOption } from '../../ui/gift-option.tsx';
 import { TextField } from './text-field.tsx';
 import styles from './auth-modal.module.css';
 
@@ -23,9 +24,10 @@ interface GuestValues {
 
 /**
  * Buying without an account (issue 29): the e-mail twice (the contract's rule on the first, equality on
- * the second) and the terms, then the purchase that opened the login dialog is placed for that e-mail,
- * without a session, under one Idempotency-Key per attempt as every order is (usePlaceOrder), and its
- * payment page opens with the order's token.
+ * the second), 'This is a gift' (ticked already when the cart made it one) and the terms, then the
+ * purchase that opened the login dialog is placed for that e-mail, without a session, under one
+ * Idempotency-Key per attempt as every order is (usePlaceOrder), and its payment page opens with the
+ * order's token.
  */
 export function GuestDialog({ email = '', checkout }: { email?: string; checkout: PendingCheckout }) {
   const { register, handleSubmit, getValues, formState } = useForm<GuestValues>({
@@ -36,31 +38,42 @@ export function GuestDialog({ email = '', checkout }: { email?: string; checkout
   const placeOrder = usePlaceOrder();
   const navigate = useNavigate();
   const termsErrorId = useId();
+  const giftOption = useGiftOption(checkout.gift);
   // Still busy once placed: the dialog closes as the payment page opens.
   const busy = placeOrder.isPending || placeOrder.isSuccess;
   const problem = placeOrder.error ? messageOf(placeOrder.error, orderUiMessages.orderPlaceFailed) : null;
 
-  const submit = handleSubmit(({ email }) => {
-    if (busy) return;
-    const guestEmail = normalizeEmail(email);
-    placeOrder.mutate(
-      { items: checkout.items, email: guestEmail },
-      {
-        onSuccess: ({ paymentUrl, token }) => {
-          placeOrder.endAttempt();
-          // The test gateway's page (in the app) takes the order's token; an external provider's page is its own.
-          const url = paymentUrl.startsWith('/') ? withOrderToken(paymentUrl, token) : paymentUrl;
-          openPaymentPage(url, (path) => navigate(path, { state: { guestEmail } satisfies GuestPaymentState }));
-          closeAuthDialog();
+  const submit = handleSubmit(
+    async ({ email }) => {
+      if (busy) return;
+      const gift = await giftOption.giftToSend();
+      if (gift === null) return;
+      const guestEmail = normalizeEmail(email);
+      placeOrder.mutate(
+        { items: checkout.items, email: guestEmail, gift },
+        {
+          onSuccess: ({ paymentUrl, token }) => {
+            placeOrder.endAttempt();
+            // The test gateway's page (in the app) takes the order's token; an external provider's page is its own.
+            const url = paymentUrl.startsWith('/') ? withOrderToken(paymentUrl, token) : paymentUrl;
+            openPaymentPage(url, (path) => navigate(path, { state: { guestEmail, gift } satisfies PaymentState }));
+            closeAuthDialog();
+          },
+          onError: checkout.onError,
         },
-        onError: checkout.onError,
-      },
-    );
-  });
+      );
+    },
+    // The guest's fields are wrong (react-hook-form focuses the first): the gift's say what is wrong with them too.
+    () => void giftOption.giftToSend({ focus: false }),
+  );
 
   return (
     <form className={styles.form} onSubmit={submit} noValidate>
-      <p className={styles.text}>No account needed: we e-mail you a link to your order and its keys.</p>
+      <p className={styles.text}>
+        {giftOption.isGift
+          ? 'No account needed: we e-mail you a link to your order, and the recipient a link to their keys.'
+          : 'No account needed: we e-mail you a link to your order and its keys.'}
+      </p>
       <TextField
         label="Email"
         type="email"
@@ -76,6 +89,7 @@ export function GuestDialog({ email = '', checkout }: { email?: string; checkout
         // Checked again as the first e-mail changes, but shown only once typed into (or on submit).
         error={dirtyFields.confirmEmail === true || isSubmitted ? errors.confirmEmail?.message : undefined}
       />
+      <GiftOptionFields option={giftOption} />
       <div className={styles.field}>
         <label className={styles.check}>
           <input
@@ -105,7 +119,7 @@ export function GuestDialog({ email = '', checkout }: { email?: string; checkout
       </button>
       <p className={`${styles.hint} ${styles.center}`}>
         Have an account?{' '}
-        <button type="button" className={styles.link} onClick={() => openAuthDialog('login', { checkout, email: getValues('email') })}>
+        <button type="button" className={styles.link} onClick={() => openAuthDialog('login', { checkout: { ...checkout, gift: giftOption.isGift ? giftOption.draft : undefined }, email: getValues('email') })}>
           Login
         </button>
       </p>

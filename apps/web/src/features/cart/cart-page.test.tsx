@@ -1,10 +1,12 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuthDialog } from '../../lib/auth-dialog.ts';
 import { addToCart, clearCart, setCartQuantity, useCart, type CartItem } from '../../lib/cart.ts';
 import { signIn } from '../../lib/session.ts';
+import { GIFT_MESSAGE_MAX, giftMessages } from '@keystore/contract/gift-rules';
+import { validationMessages } from '@keystore/contract/messages';
 import { sellerMessages } from '@keystore/contract/seller-rules';
 import { testCartGame, testCreatedOrder, testUser } from '../../test/contract-fixtures.ts';
 import { AuthDialogProbe, json, openAuthDialogView, renderWithQueries, resetTestState, stubApi } from '../../test/fixtures.tsx';
@@ -36,13 +38,26 @@ function renderCart() {
   );
 }
 
-/** What the login dialog would place for a guest: the lines checkout handed it. */
+/** What the login dialog would place for a guest: the lines checkout handed it, and the gift. */
 function CheckoutProbe() {
-  return <output aria-label="Pending checkout">{JSON.stringify(useAuthDialog().checkout?.items ?? null)}</output>;
+  const { checkout } = useAuthDialog();
+  return (
+    <>
+      <output aria-label="Pending checkout">{JSON.stringify(checkout?.items ?? null)}</output>
+      <output aria-label="Pending gift">{JSON.stringify(checkout?.gift ?? null)}</output>
+    </>
+  );
 }
 const pendingCheckout = () => JSON.parse(screen.getByRole('status', { name: 'Pending checkout' }).textContent ?? 'null') as unknown;
+const pendingGift = () => JSON.parse(screen.getByRole('status', { name: 'Pending gift' }).textContent ?? 'null') as unknown;
 
 const summary = () => screen.getByRole('complementary', { name: 'Order summary' });
+/** What a control's description says: its problem, and any note such as a counter. */
+const describedText = (field: HTMLElement) =>
+  (field.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent)
+    .join(' ');
 const valueOf = (term: string) => within(summary()).getByText(term).nextElementSibling?.textContent;
 
 describe('CartPage', () => {
@@ -134,6 +149,86 @@ describe('CartPage', () => {
     expect(pendingCheckout()).toEqual([{ gameId: 'a', quantity: 1, expectedPrice: 41.99 }]);
     expect(calls).toEqual([]);
     expect(screen.getAllByRole('listitem')).toHaveLength(1);
+  });
+
+  it('makes the order a gift: the recipient’s fields are checked by the contract’s rules before anything is sent, and the order carries `gift`', async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({ 'POST /api/orders': () => json(201, testCreatedOrder()) });
+    act(() => {
+      signIn('token-1', testUser());
+      addToCart(game('a', 'Elden Ring', 41.99, 59.99));
+    });
+    renderCart();
+    await user.click(screen.getByRole('checkbox', { name: 'I have read and accept the Terms & Conditions' }));
+    const isGift = screen.getByRole('checkbox', { name: 'This is a gift' });
+    expect(screen.queryByLabelText('Recipient’s e-mail')).toBeNull();
+    // The keyboard ticks it as well as a click.
+    isGift.focus();
+    await user.keyboard(' ');
+    const email = await screen.findByLabelText('Recipient’s e-mail');
+    const name = screen.getByLabelText('Recipient’s name');
+    const message = screen.getByLabelText('Message (optional)');
+    expect(screen.getByRole('group', { name: 'The gift’s recipient' })).toBeTruthy();
+
+    // Nothing typed: each field says why, the first takes the focus, and nothing is sent.
+    await user.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    await waitFor(() => expect(document.activeElement).toBe(email));
+    expect(describedText(email)).toBe(validationMessages.emailRequired);
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    expect(describedText(name)).toBe(giftMessages.nameRequired);
+    expect(screen.getAllByRole('alert').map((alert) => alert.textContent)).toEqual([validationMessages.emailRequired, giftMessages.nameRequired]);
+    expect(calls).toEqual([]);
+
+    // The e-mail rule is the contract's (a recognised provider), and the message counts as it is typed.
+    await user.type(email, 'sam@unknown-shop.zzz');
+    expect(describedText(email)).toBe(validationMessages.emailProvider);
+    await user.clear(email);
+    await user.type(email, 'Sam@Example.ORG');
+    expect(email.getAttribute('aria-invalid')).toBeNull();
+    await user.type(name, '  Sam ');
+    expect(name.getAttribute('aria-invalid')).toBeNull();
+    await user.click(message);
+    await user.paste('x'.repeat(GIFT_MESSAGE_MAX + 1));
+    expect(screen.getByText(`${GIFT_MESSAGE_MAX + 1}/${GIFT_MESSAGE_MAX}`)).toBeTruthy();
+    expect(describedText(message)).toBe(`${giftMessages.messageTooLong} ${GIFT_MESSAGE_MAX + 1}/${GIFT_MESSAGE_MAX}`);
+    await user.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    await waitFor(() => expect(document.activeElement).toBe(message));
+    expect(calls).toEqual([]);
+    await user.clear(message);
+    await user.type(message, ' Happy birthday! ');
+    expect(screen.getByText(`17/${GIFT_MESSAGE_MAX}`)).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    expect(await screen.findByRole('heading', { name: 'Pay 1 lines' })).toBeTruthy();
+    expect(calls).toEqual([
+      {
+        route: 'POST /api/orders',
+        body: { items: [{ gameId: 'a', quantity: 1, expectedPrice: 41.99 }], gift: { email: 'sam@example.org', name: 'Sam', message: 'Happy birthday!' } },
+        authorization: 'Bearer token-1',
+        idempotencyKey: expect.stringMatching(UUID),
+      },
+    ]);
+  });
+
+  it('hands a visitor’s gift to the login dialog with the lines, for the guest form, and sends no gift once the box is unticked', async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({});
+    act(() => addToCart(game('a', 'Elden Ring', 41.99, 59.99)));
+    renderCart();
+    await user.click(screen.getByRole('checkbox', { name: 'I have read and accept the Terms & Conditions' }));
+    await user.click(screen.getByRole('checkbox', { name: 'This is a gift' }));
+    await user.type(await screen.findByLabelText('Recipient’s e-mail'), 'sam@example.org');
+    await user.type(screen.getByLabelText('Recipient’s name'), 'Sam');
+    await user.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    await waitFor(() => expect(openAuthDialogView()).toBe('login'));
+    expect(pendingCheckout()).toEqual([{ gameId: 'a', quantity: 1, expectedPrice: 41.99 }]);
+    expect(pendingGift()).toEqual({ email: 'sam@example.org', name: 'Sam', message: '' });
+
+    await user.click(screen.getByRole('checkbox', { name: 'This is a gift' }));
+    expect(screen.queryByLabelText('Recipient’s e-mail')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Proceed to Checkout' }));
+    await waitFor(() => expect(pendingGift()).toBeNull());
+    expect(calls).toEqual([]);
   });
 
   it("shows the server's refusal when a game ran out of stock", async () => {

@@ -3,7 +3,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claimAnswerSchema, claimListSchema, claimMessages, purchaseKeySchema, type Claim } from '@keystore/contract';
+import { claimAnswerSchema, claimListSchema, claimMessages, purchaseKeySchema, purchaseListSchema, type Claim } from '@keystore/contract';
 import { addToCart, clearCart, type CartItem } from '../../lib/cart.ts';
 import { signIn } from '../../lib/session.ts';
 import { STORAGE_KEYS } from '../../lib/storage-keys.ts';
@@ -193,5 +193,31 @@ describe('the library', () => {
     expect(screen.getByText('Keystore: The key was redeemed on your account.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Report a problem with the key of Hades' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Report a problem with the key of Celeste' })).toBeTruthy();
+  });
+
+  it('shows a key sent as a gift as sent, to whom and whether it was opened, with no way to reveal or report it', async () => {
+    const calls = stubApi({
+      'GET /api/purchases': () =>
+        answer(purchaseListSchema, [
+          testPurchase({ _id: 'k1', revealed: true, gift: { to: 'Sam <sam@example.org>', revealedAt: '2026-11-23T10:00:00Z' } }),
+          testPurchase({ _id: 'k2', product: testGameListItem({ _id: 'g2', title: 'Celeste' }), gift: { to: 'Alex <alex@example.org>', revealedAt: null } }),
+          testPurchase({ _id: 'k3', product: testGameListItem({ _id: 'g3', title: 'Tunic' }), revealed: true }),
+        ]),
+      'GET /api/claims': () => answer(claimListSchema, []),
+    });
+    act(() => signIn('token-1', testUser()));
+    renderLibrary();
+    const [hades, celeste, tunic] = await screen.findAllByRole('listitem');
+    const sentTo = (card: HTMLElement) => within(card).getByText(/^Sent as a gift to/).textContent;
+    expect(sentTo(hades!)).toBe('Sent as a gift to Sam <sam@example.org>');
+    expect(within(hades!).getByText('Sam', { selector: 'strong' })).toBeTruthy();
+    expect(within(hades!).getByText('Opened 23 Nov 2026')).toBeTruthy();
+    expect(sentTo(celeste!)).toBe('Sent as a gift to Alex <alex@example.org>');
+    expect(within(celeste!).getByText('Not opened yet')).toBeTruthy();
+    // The gifts' keys are their recipients': no reveal, no report (Hades' was revealed, by Sam).
+    for (const card of [hades!, celeste!]) expect(within(card).queryByRole('button')).toBeNull();
+    expect(within(tunic!).getByRole('button', { name: 'Reveal Key of Tunic' })).toBeTruthy();
+    expect(within(tunic!).getByRole('button', { name: 'Report a problem with the key of Tunic' })).toBeTruthy();
+    await waitFor(() => expect(calls.map((call) => call.route)).toEqual(['GET /api/purchases', 'GET /api/claims']));
   });
 });

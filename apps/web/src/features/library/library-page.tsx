@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
+import type { Purchase } from '@keystore/contract';
 import { useSession } from '../../lib/session.ts';
 import { PageSkeleton } from '../../ui/page-skeleton.tsx';
 import { claimsQuery } from './api.ts';
@@ -22,7 +23,7 @@ export function LibraryPage() {
 
 /**
  * The customer's purchased games, one card per key, with a way to report a key that does not work and
- * the state of that report. Arriving from a payment (?order=<id>), a note says the keys are on their way
+ * the state of that report; a key sent as a gift says so instead. Arriving from a payment (?order=<id>), a note says the keys are on their way
  * until the order is delivered and the list is fetched again.
  */
 function MyLibrary() {
@@ -65,8 +66,14 @@ function MyLibrary() {
                 <h2 className={styles.itemTitle}>{purchase.product.title}</h2>
                 <p className={styles.platform}>{purchase.product.platform}</p>
                 <div className={styles.keyArea}>
-                  <RevealKey purchaseId={purchase._id} title={purchase.product.title} />
-                  <KeyProblem purchaseId={purchase._id} title={purchase.product.title} revealed={purchase.revealed} claim={claimOf.get(purchase._id)} />
+                  {purchase.gift ? (
+                    <SentGift gift={purchase.gift} />
+                  ) : (
+                    <>
+                      <RevealKey purchaseId={purchase._id} title={purchase.product.title} />
+                      <KeyProblem purchaseId={purchase._id} title={purchase.product.title} revealed={purchase.revealed} claim={claimOf.get(purchase._id)} />
+                    </>
+                  )}
                 </div>
               </div>
             </li>
@@ -74,6 +81,28 @@ function MyLibrary() {
         </ul>
       )}
     </section>
+  );
+}
+
+const openedOn = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+
+/**
+ * A key the customer sent as a gift (issue 29): to whom, and whether they have opened it. The key is
+ * its recipient's: no way to reveal it here, nor to report it (the recipient does, from the gift's page).
+ */
+function SentGift({ gift }: { gift: NonNullable<Purchase['gift']> }) {
+  // `to` is "Name <e-mail>": the name leads, the address (long, unbroken) gets a line of its own.
+  const [, name = gift.to, email] = /^(.*) <([^<>]+)>$/.exec(gift.to) ?? [];
+  return (
+    <div className={styles.sentGift}>
+      <p className={styles.sentTo}>
+        Sent as a gift to <strong>{name}</strong>
+        {email && <span className={styles.sentEmail}> &lt;{email}&gt;</span>}
+      </p>
+      <p className={gift.revealedAt ? styles.opened : styles.notOpened}>
+        {gift.revealedAt ? `Opened ${openedOn.format(new Date(gift.revealedAt))}` : 'Not opened yet'}
+      </p>
+    </div>
   );
 }
 

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { claimAnswerSchema, claimListSchema, orderKeysSchema, orderSchema, type Claim, type Order } from '@keystore/contract';
+import { CLAIM_STATE_LABELS } from '@keystore/contract/claim-rules';
 import { orderMessages } from '@keystore/contract/messages';
 import { addToCart, clearCart, useCart } from '../../lib/cart.ts';
 import { signIn } from '../../lib/session.ts';
@@ -62,6 +63,7 @@ describe('the order page', () => {
     const calls = stubApi({
       'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, paidOrder()),
       'GET /api/orders/o1/keys?token=tok-1&keyId=k1': () => answer(orderKeysSchema, { keys: [{ purchaseId: 'k1', gameId: 'g1', title: 'Hades', key: 'HADES-1111-2222' }] }),
+      'GET /api/orders/o1/claims?token=tok-1': () => answer(claimListSchema, []),
     });
     renderOrder();
     expect(await screen.findByRole('heading', { level: 1, name: 'Your order' })).toBeTruthy();
@@ -82,16 +84,25 @@ describe('the order page', () => {
     expect(within(keys[1]!).getByRole('button', { name: 'Reveal Key of Celeste' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Report a problem with the key of Hades' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Report a problem with the key of Celeste' })).toBeNull();
-    // The guest has no session: the token alone opens the order and its key.
-    expect(calls).toEqual([{ route: 'GET /api/orders/o1?token=tok-1' }, { route: 'GET /api/orders/o1/keys?token=tok-1&keyId=k1' }]);
+    // The guest has no session: the token alone opens the order, its claims and its key.
+    expect(calls).toEqual([
+      { route: 'GET /api/orders/o1?token=tok-1' },
+      { route: 'GET /api/orders/o1/claims?token=tok-1' },
+      { route: 'GET /api/orders/o1/keys?token=tok-1&keyId=k1' },
+    ]);
   });
 
   it('reports a revealed key as bad with the token, and shows the claim it made', async () => {
     const user = userEvent.setup();
+    // The server's claims on the order: the one reported here, once it is.
+    const claims: Claim[] = [];
     const calls = stubApi({
       'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, paidOrder({ keys: [{ purchaseId: 'k1', gameId: 'g1', title: 'Hades', revealed: true }] })),
-      'POST /api/purchases/k1/claim?token=tok-1': ({ body }) =>
-        answer(claimAnswerSchema, { claim: testClaim({ purchaseId: 'k1', orderId: 'o1', ...(body as Pick<Claim, 'reason' | 'message'>) }) }, 201),
+      'GET /api/orders/o1/claims?token=tok-1': () => answer(claimListSchema, claims),
+      'POST /api/purchases/k1/claim?token=tok-1': ({ body }) => {
+        claims.unshift(testClaim({ purchaseId: 'k1', orderId: 'o1', ...(body as Pick<Claim, 'reason' | 'message'>) }));
+        return answer(claimAnswerSchema, { claim: claims[0]! }, 201);
+      },
     });
     renderOrder();
     await user.click(await screen.findByRole('button', { name: 'Report a problem with the key of Hades' }));
@@ -101,7 +112,7 @@ describe('the order page', () => {
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByText('Reported problem:').textContent).toBe('Reported problem: Waiting for the seller');
-    expect(calls.at(-1)).toEqual({ route: 'POST /api/purchases/k1/claim?token=tok-1', body: { reason: 'invalid-key', message: '' } });
+    expect(calls).toContainEqual({ route: 'POST /api/purchases/k1/claim?token=tok-1', body: { reason: 'invalid-key', message: '' } });
   });
 
   it.each([401, 404])('says the link is not valid when the server answers %i, and offers to sign in', async (status) => {
@@ -119,11 +130,13 @@ describe('the order page', () => {
     const calls = stubApi({
       'GET /api/orders/o1?token=tok-1': () =>
         answer(orderSchema, delivered ? paidOrder() : paidOrder({ deliveryStatus: 'Pending', deliveredAt: null, keys: [] })),
+      'GET /api/orders/o1/claims?token=tok-1': () => answer(claimListSchema, []),
     });
+    const orderCalls = () => calls.filter(({ route }) => route === 'GET /api/orders/o1?token=tok-1');
     renderOrder();
     expect((await screen.findByText('Your keys are being delivered. They will appear here in a moment.')).getAttribute('role')).toBe('status');
     await act(() => vi.advanceTimersByTimeAsync(ORDER_POLL_MS));
-    expect(calls).toHaveLength(2);
+    expect(orderCalls()).toHaveLength(2);
     delivered = true;
     await act(() => vi.advanceTimersByTimeAsync(ORDER_POLL_MS));
     expect(await screen.findByRole('button', { name: 'Reveal Key of Hades' })).toBeTruthy();
@@ -131,7 +144,7 @@ describe('the order page', () => {
     expect(factOf('Delivery')).toBe('Delivered');
     // Delivered: no more asking.
     await act(() => vi.advanceTimersByTimeAsync(ORDER_POLL_MS * 3));
-    expect(calls).toHaveLength(3);
+    expect(orderCalls()).toHaveLength(3);
   });
 
   it("shows a signed-in owner's order without a token, with the claims of its keys", async () => {
@@ -143,6 +156,37 @@ describe('the order page', () => {
     renderOrder('/orders/o1');
     expect((await screen.findByText('Reported problem:')).textContent).toBe('Reported problem: Replaced');
     expect(calls.map(({ route, authorization }) => `${route} ${authorization}`)).toEqual(['GET /api/orders/o1 Bearer token-1', 'GET /api/claims Bearer token-1']);
+  });
+
+  it("lists a guest's claims from the order's link next to their keys, after a reload too", async () => {
+    const calls = stubApi({
+      'GET /api/orders/o1?token=tok-1': () =>
+        answer(orderSchema, paidOrder({ keys: [{ purchaseId: 'k1', gameId: 'g1', title: 'Hades', revealed: true }, { purchaseId: 'k2', gameId: 'g2', title: 'Celeste', revealed: true }] })),
+      'GET /api/orders/o1/claims?token=tok-1': () =>
+        answer(claimListSchema, [testClaim({ purchaseId: 'k2', orderId: 'o1', state: 'rejected', sellerMessage: 'The key was redeemed on 2 Feb.' })]),
+    });
+    renderOrder();
+    const keys = within(await screen.findByRole('list', { name: 'Keys in this order' })).getAllByRole('listitem');
+    await waitFor(() => expect(within(keys[1]!).getByText('Reported problem:').textContent).toBe(`Reported problem: ${CLAIM_STATE_LABELS.rejected}`));
+    expect(within(keys[1]!).getByText('The seller says: The key was redeemed on 2 Feb.')).toBeTruthy();
+    // A claim waits for Keystore's word: no second report of that key; the other key has none and may be reported.
+    expect(within(keys[1]!).queryByRole('button', { name: /Report a problem/ })).toBeNull();
+    expect(within(keys[0]!).queryByText('Reported problem:')).toBeNull();
+    expect(within(keys[0]!).getByRole('button', { name: 'Report a problem with the key of Hades' })).toBeTruthy();
+    // No session: the link alone reads them, never the account's list.
+    expect(calls.map(({ route, authorization }) => `${route} ${authorization}`)).toEqual(['GET /api/orders/o1?token=tok-1 undefined', 'GET /api/orders/o1/claims?token=tok-1 undefined']);
+  });
+
+  it('says a gift order’s keys went to its recipient, with nothing to reveal', async () => {
+    const calls = stubApi({
+      'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, paidOrder({ keys: [], lines: [testOrderLine({ keysDelivered: 1 })] })),
+    });
+    renderOrder();
+    expect(await screen.findByText('Sent as a gift: we e-mailed the recipient a link to reveal the keys. Only they can see them.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Reveal Key/ })).toBeNull();
+    expect(screen.queryByText('This order has no keys.')).toBeNull();
+    expect(screen.queryByText(/Keep the link we e-mailed you/)).toBeNull();
+    expect(calls).toEqual([{ route: 'GET /api/orders/o1?token=tok-1' }]);
   });
 
   it('offers to pay an order still awaiting payment, with its token, and leaves the cart alone', async () => {
@@ -157,13 +201,19 @@ describe('the order page', () => {
   it('takes a just-paid order’s games out of the cart (a guest back from Stripe), but not an older one’s', async () => {
     act(() => addToCart({ _id: 'g1', title: 'Hades', image: '', platform: 'Steam', region: '', price: 12.5, originalPrice: null, type: 'Games' }));
     // Paid an hour ago: the e-mailed link, opened later.
-    stubApi({ 'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, paidOrder({ paidAt: new Date(Date.now() - 60 * 60_000).toISOString() })) });
+    stubApi({
+      'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, paidOrder({ paidAt: new Date(Date.now() - 60 * 60_000).toISOString() })),
+      'GET /api/orders/o1/claims?token=tok-1': () => answer(claimListSchema, []),
+    });
     renderOrder();
     await screen.findByRole('button', { name: 'Reveal Key of Hades' });
     expect(screen.getByRole('status', { name: 'Cart' }).textContent).toBe('1');
     resetTestState();
 
-    stubApi({ 'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, paidOrder({ paidAt: new Date().toISOString() })) });
+    stubApi({
+      'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, paidOrder({ paidAt: new Date().toISOString() })),
+      'GET /api/orders/o1/claims?token=tok-1': () => answer(claimListSchema, []),
+    });
     renderOrder();
     await screen.findByRole('button', { name: 'Reveal Key of Hades' });
     await waitFor(() => expect(screen.getByRole('status', { name: 'Cart' }).textContent).toBe('0'));

@@ -11,7 +11,7 @@ import { formatEuro } from '../../lib/money.ts';
 import { orderQuery, withOrderToken } from '../../lib/orders.ts';
 import { useSession } from '../../lib/session.ts';
 import { PageSkeleton } from '../../ui/page-skeleton.tsx';
-import { claimsQuery, type OrderLink } from './api.ts';
+import { orderClaimsQuery, type OrderLink } from './api.ts';
 import { KeyProblem, latestClaims } from './key-problem.tsx';
 import { RevealKey } from './reveal-key.tsx';
 import { awaitsDelivery } from './use-purchases.ts';
@@ -51,8 +51,8 @@ function OrderView({ link, signedIn }: { link: OrderLink; signedIn: boolean }) {
     refetchInterval: (query) => (query.state.data && awaitsDelivery(query.state.data) ? ORDER_POLL_MS : false),
   });
   const keys = order?.keys ?? [];
-  // GET /api/claims needs an account: a guest sees the claims made here, which the report puts in the same cache.
-  const claims = useQuery({ ...claimsQuery(), enabled: signedIn && keys.length > 0 });
+  // By the order's link when there is one; a signed-in owner without it reads their own claims.
+  const claims = useQuery({ ...orderClaimsQuery(link), enabled: (link.token !== undefined || signedIn) && keys.length > 0 });
   const claimOf = latestClaims(claims.data);
   useCartEmptiedWhenJustPaid(order);
   // The time the page opened: whether the order can still be paid is judged once, not on every render.
@@ -98,7 +98,9 @@ function OrderView({ link, signedIn }: { link: OrderLink; signedIn: boolean }) {
               Your keys are being delivered. They will appear here in a moment.
             </p>
           )}
-          {keys.length > 0 ? (
+          {sentAsGift(order) ? (
+            <p className={styles.note}>Sent as a gift: we e-mailed the recipient a link to reveal the keys. Only they can see them.</p>
+          ) : keys.length > 0 ? (
             <ul className={styles.keys} aria-label="Keys in this order">
               {keys.map((key) => (
                 <li key={key.purchaseId} className={styles.key}>
@@ -111,7 +113,7 @@ function OrderView({ link, signedIn }: { link: OrderLink; signedIn: boolean }) {
           ) : (
             !awaitsDelivery(order) && <p className={styles.muted}>{order.status === 'Awaiting payment' ? 'Your keys appear here once the order is paid.' : 'This order has no keys.'}</p>
           )}
-          {!signedIn && (
+          {!signedIn && !sentAsGift(order) && (
             <p className={styles.muted}>
               Keep the link we e-mailed you: it is how you reach these keys. Create an account with the same e-mail and this order joins your
               library.
@@ -121,6 +123,14 @@ function OrderView({ link, signedIn }: { link: OrderLink; signedIn: boolean }) {
       </div>
     </section>
   );
+}
+
+/**
+ * Whether the order's keys went to a gift's recipient (issue 29): its buyer's page lists none of them,
+ * though its lines hold them (the order's answer has no flag of its own for it).
+ */
+function sentAsGift(order: Order): boolean {
+  return (order.keys?.length ?? 0) === 0 && order.lines.some((line) => line.keysDelivered > 0);
 }
 
 /** Placed, payment, delivery and amount, as the profile's order details show them. */

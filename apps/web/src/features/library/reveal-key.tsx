@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { orderUiMessages } from '@keystore/contract/order-ui-messages';
 import { messageOf } from '../../lib/api.ts';
-import { useRevealKey, type OrderLink } from './api.ts';
+import { useRevealKey, type KeyLink } from './api.ts';
 import styles from './library-page.module.css';
 
 /**
  * 'Reveal Key': the key is fetched only when asked for (GET /api/purchases/{id}/key, or through the
- * order's `link` on the order page), so it is not on screen, or in memory, until the buyer wants it.
+ * `link` of the order's or the gift's page), so it is not on screen, or in memory, until the owner wants it.
  * Then 'Product Key:' with a copy button.
  */
-export function RevealKey({ purchaseId, title, link }: { purchaseId: string; title: string; link?: OrderLink }) {
+export function RevealKey({ purchaseId, title, link }: { purchaseId: string; title: string; link?: KeyLink }) {
   const revealKey = useRevealKey(link);
   const key = revealKey.data?.key ?? null;
   const busy = revealKey.isPending;

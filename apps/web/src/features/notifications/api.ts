@@ -1,7 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Notification, StreamTicket } from '@keystore/contract';
 import { apiGet, apiSend } from '../../lib/api.ts';
-import { DEMO_NOTIFICATIONS } from './demo-notifications.ts';
 import { readIds, rememberRead } from './visitor-reads.ts';
 
 // The bell's calls (SPEC §7, notifications).
@@ -18,13 +17,21 @@ export function notificationsQuery(token: string | null) {
     queryKey: notificationsKey(token),
     queryFn: async (): Promise<Notification[]> => {
       if (token) return apiGet<Notification[]>('/api/notifications').catch(() => []);
-      const list = await apiGet<Notification[]>('/api/notifications/public').catch(() => [...DEMO_NOTIFICATIONS]);
+      const list = await apiGet<Notification[]>('/api/notifications/public').catch(demoNotifications);
       const read = readIds();
       return list.map((n) => ({ ...n, isRead: read.has(n._id) }));
     },
     staleTime: 60_000,
     retry: false,
   });
+}
+
+/**
+ * The demo notifications, loaded only when a visitor's list cannot be fetched: every first view carries
+ * the bell, rarely its fallback (decision 027). Without even that chunk, the list is empty.
+ */
+function demoNotifications(): Promise<Notification[]> {
+  return import('./demo-notifications.ts').then(({ DEMO_NOTIFICATIONS }) => [...DEMO_NOTIFICATIONS]).catch(() => []);
 }
 
 /**

@@ -332,7 +332,7 @@ describe("a guest's payment page", () => {
     expect(calls.at(-1)).toEqual({ route: 'POST /api/orders/o1/cancel?token=tok-1' });
   });
 
-  it('after a decline, places the new order for the e-mail the guest form gave, and pays it with its own token', async () => {
+  it('after a decline, places the new order for the e-mail the guest form gave (a gift still, when it was one), and pays it with its own token', async () => {
     const user = userEvent.setup();
     const calls = stubApi({
       'GET /api/orders/o1?token=tok-1': () => answer(orderSchema, order()),
@@ -340,7 +340,8 @@ describe("a guest's payment page", () => {
       'POST /api/orders': () => answer(createOrderAnswerSchema, { order: order({ _id: 'o2' }), paymentUrl: '/pay/o2', token: 'tok-2' }, 201),
       'POST /api/payments/test/o2?token=tok-2': () => answer(testPaymentAnswerSchema, { ...guestPaid, redirectUrl: '/orders/o2?token=tok-2' }),
     });
-    renderPay({ pathname: '/pay/o1', search: '?token=tok-1', state: { guestEmail: 'guest@example.org' } });
+    const gift = { email: 'sam@example.org', name: 'Sam', message: 'Happy birthday!' };
+    renderPay({ pathname: '/pay/o1', search: '?token=tok-1', state: { guestEmail: 'guest@example.org', gift } });
     await screen.findByRole('button', { name: 'Pay €25.00' });
     await fillCard(user, '4000000000000002');
     await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
@@ -349,7 +350,7 @@ describe("a guest's payment page", () => {
     await fillCard(user, '4242424242424242');
     await user.click(screen.getByRole('button', { name: 'Pay €25.00' }));
     expect(await screen.findByRole('heading', { name: 'Order /orders/o2?token=tok-2 cart 1' })).toBeTruthy();
-    expect(calls.find((call) => call.route === 'POST /api/orders')).toMatchObject({ body: { items: [{ gameId: 'g1', quantity: 2 }], email: 'guest@example.org' } });
+    expect(calls.find((call) => call.route === 'POST /api/orders')).toMatchObject({ body: { items: [{ gameId: 'g1', quantity: 2 }], email: 'guest@example.org', gift } });
     expect(calls.every((call) => call.authorization === undefined)).toBe(true);
   });
 

@@ -6,7 +6,7 @@ import { orderUiMessages } from '@keystore/contract/order-ui-messages';
 import { isRefusal, messageOf } from '../../lib/api.ts';
 import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import { removeGameFromCart } from '../../lib/cart.ts';
-import { usePlaceOrder, type GuestPaymentState } from '../../lib/checkout.ts';
+import { usePlaceOrder, type PaymentState } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { orderQuery } from '../../lib/orders.ts';
 import { useSession } from '../../lib/session.ts';
@@ -57,8 +57,9 @@ export function PayPage() {
 function PayOrder({ orderId, token, guest }: { orderId: string; token?: string; guest: boolean }) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  // The e-mail the guest form placed the order for, to place it again after a decline (absent on a page opened otherwise).
-  const guestEmail = (useLocation().state as Partial<GuestPaymentState> | null)?.guestEmail;
+  // The e-mail the guest form placed the order for and the gift it is, to place it again as it was after a
+  // decline (absent on a page opened otherwise).
+  const { guestEmail, gift } = (useLocation().state as PaymentState | null) ?? {};
   const { data: order, error } = useQuery(orderQuery(orderId, token));
   const [busy, setBusy] = useState(false);
   // What the last 'Pay' met, shown above the form.
@@ -88,7 +89,7 @@ function PayOrder({ orderId, token, guest }: { orderId: string; token?: string; 
       let paying = { orderId: order._id, token };
       if (closed) {
         const lines = order.lines.map((line) => ({ gameId: line.gameId, quantity: line.quantity }));
-        const placed = await placeOrder.mutateAsync(guest ? { items: lines, email: guestEmail } : { items: lines });
+        const placed = await placeOrder.mutateAsync(guest ? { items: lines, email: guestEmail, gift } : { items: lines, gift });
         paying = { orderId: placed.order._id, token: placed.token };
       }
       const verdict = await payOrder.mutateAsync({ ...paying, card });

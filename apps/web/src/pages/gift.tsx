@@ -1,0 +1,1 @@
+export { GiftPage as default } from '../features/library/gift-page.tsx';
