@@ -44,6 +44,11 @@ export const notificationTexts = {
     title: 'Keys delivered',
     text: `${count === 1 ? 'Your key is' : `Your ${count} keys are`} ready to reveal in your library.`,
   }),
+  /** A gift's keys went to its recipient (issue 29): its buyer is told, never offered them. */
+  giftDelivered: (count: number) => ({
+    title: 'Gift delivered',
+    text: `Your gift of ${count === 1 ? 'one key' : `${count} keys`} is delivered: we have e-mailed its recipient your message and a link to reveal ${count === 1 ? 'it' : 'them'}.`,
+  }),
   paymentDeclined: (reason: string | null) => ({
     title: 'Payment declined',
     text: `Your payment was declined${reason ? `: ${reason.replace(/\.$/, '')}` : ''}. Nothing was charged; you can place the order again.`,

@@ -47,6 +47,9 @@ describe('gifts', () => {
     expect(receipt.subject).toMatch(/your gift is on its way$/);
     expect(receipt.text).toContain(`we have e-mailed Grace <${to}> your message`);
     expect(receipt.text).not.toContain('Reveal your keys');
+    const bell = (await call('GET', '/api/notifications', undefined, buyer.headers)).json<Array<{ title: string }>>();
+    expect(bell.map((item) => item.title)).toContain('Gift delivered');
+    expect(bell.map((item) => item.title)).not.toContain('Keys delivered');
     expect(link.text).toContain('Happy birthday! Play it tonight.');
     expect(link.text).toContain(`${t.config.publicUrl}/gifts/`);
     // The recipient's page: the game and the message, never the order or its price.

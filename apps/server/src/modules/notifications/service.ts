@@ -114,8 +114,9 @@ export class NotificationsService {
       const amount = moneyFormat(order.currency).format(order.amountCents / 100);
       this.personal(order.userId, 'order-paid', notificationTexts.orderPaid(amount), '/library');
     });
-    bus.on('order-delivered', async ({ tx, userId, keyCount }) => {
-      if (userId) await this.publish({ ...notificationTexts.keysDelivered(keyCount), kind: 'keys-delivered', link: '/library', userId }, tx);
+    bus.on('order-delivered', async ({ tx, userId, keyCount, gift }) => {
+      const texts = gift ? notificationTexts.giftDelivered(keyCount) : notificationTexts.keysDelivered(keyCount);
+      if (userId) await this.publish({ ...texts, kind: 'keys-delivered', link: '/library', userId }, tx);
     });
     bus.on('order-declined', async ({ tx, userId, reason }) => {
       if (userId) await this.publish({ ...notificationTexts.paymentDeclined(reason), kind: 'payment-declined', link: '/profile', userId }, tx);
