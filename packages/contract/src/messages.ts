@@ -160,6 +160,7 @@ export const orderMessages = {
   guestTooManyOrders: (max: number) => `This e-mail has placed ${max} guest orders in the last 24 hours. Please sign in or create an account to place another.`,
   orderLinkInvalid: 'This order link is not valid or has expired. Sign in to see your orders, or use the link in your latest e-mail.',
   guestPaymentSucceeded: 'Payment successful! Your keys are on your order page, and we have e-mailed you its link.',
+  giftPaymentSucceeded: 'Payment successful! We have e-mailed your gift to its recipient, with your message.',
 } as const;
 
 /** The support form's and the chat's texts (SPEC §5, §8), shown by the page and answered by the server. */

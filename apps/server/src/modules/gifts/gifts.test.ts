@@ -3,7 +3,7 @@
 // e-mail; the buyer's library shows the gift as sent, never its key. Through the real app.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { giftMessages, type CreateOrderAnswer, type Gift, type OrderKeys, type Purchase } from '@keystore/contract';
+import { giftMessages, orderMessages, type CreateOrderAnswer, type Gift, type OrderKeys, type Purchase } from '@keystore/contract';
 import { queryRows } from '../../db/client.ts';
 import { ordersTestApp, PAYING_CARD, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 
@@ -37,7 +37,9 @@ describe('gifts', () => {
     const placed = await call('POST', '/api/orders', { items: [{ gameId: game, quantity: 1 }], gift: { email: to.toUpperCase(), name: 'Grace', message: 'Happy birthday! Play it tonight.' } }, buyer.headers);
     expect(placed.statusCode, placed.body).toBe(201);
     const { order } = placed.json<CreateOrderAnswer>();
-    expect((await t.pay(buyer, order._id)).statusCode).toBe(200);
+    const paid = await t.pay(buyer, order._id);
+    expect(paid.statusCode).toBe(200);
+    expect(paid.json<{ message: string }>().message).toBe(orderMessages.giftPaymentSucceeded);
     await t.app.orders.allocator.drain();
 
     const link = await giftLink(to);

@@ -128,12 +128,13 @@ export class PaymentStates implements PaymentOutcomes {
       this.deps.events.emit('order-paid', { orderId, userId: paidOrder.userId, amountCents: paidOrder.amountCents, currency: paidOrder.currency });
       // Announced on a diagnostics channel too, before the keys are asked for (a tracing point).
       if (paidChannel.hasSubscribers) paidChannel.publish({ orderId });
+      const gift = paidOrder.row.gift;
       if (payment.deliverInBackground) {
         void this.deps.allocator.allocate(orderId, paidOrder.row);
-        return { orderId, status: 'Paid', deliveryStatus: 'Pending', newlyPaid };
+        return { orderId, status: 'Paid', deliveryStatus: 'Pending', newlyPaid, gift };
       }
       const allocated = await this.deps.allocator.allocateWithin(orderId, ALLOCATION_WAIT_MS, paidOrder.row);
-      if (allocated === 'delivered') return { orderId, status: 'Paid', deliveryStatus: 'Delivered', newlyPaid };
+      if (allocated === 'delivered') return { orderId, status: 'Paid', deliveryStatus: 'Delivered', newlyPaid, gift };
     }
     const order = (await findOrder(this.db, orderId))!;
     return { orderId, status: order.status, deliveryStatus: order.deliveryStatus, newlyPaid };

@@ -101,6 +101,8 @@ export interface PaymentOutcome {
   deliveryStatus: DeliveryStatus;
   /** False when the order had been paid already (a repeated webhook, a second click): nothing changed. */
   newlyPaid: boolean;
+  /** Bought for someone else (issue 29): its keys went to the recipient, not the payer's library. */
+  gift?: boolean;
 }
 
 /**

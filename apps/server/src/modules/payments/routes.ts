@@ -61,7 +61,7 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrder
       return {
         status: 'Paid' as const,
         deliveryStatus: outcome.deliveryStatus,
-        message: delivered ? (access.userId ? orderMessages.paymentSucceeded : orderMessages.guestPaymentSucceeded) : orderMessages.paymentSucceededDelayed,
+        message: delivered ? (outcome.gift ? orderMessages.giftPaymentSucceeded : access.userId ? orderMessages.paymentSucceeded : orderMessages.guestPaymentSucceeded) : orderMessages.paymentSucceededDelayed,
         redirectUrl: after,
       };
     },
