@@ -29,7 +29,9 @@ import { adminOrderBatches, adminOrderPage, type AdminOrderDbRow, type OrderFilt
 import type { PaymentStates } from './payment-states.ts';
 import type { AdminAction } from './refunds.ts';
 import type { OffersService } from '../offers/ports.ts';
-import { eventsOfOrder, findOrder, linesOf, lockOrder, updateOrder, type OrderRow } from './store.ts';
+import { buyerOf, eventsOfOrder, findOrder, linesOf, lockOrder, updateOrder, type OrderRow } from './store.ts';
+import type { OrderLinks } from './guests.ts';
+import type { GiftsService } from '../gifts/ports.ts';
 import { toOrder } from './views.ts';
 
 /** A second resend within this time (a double click, a retried request) sends nothing more. */
@@ -50,6 +52,10 @@ export interface OrderBackOfficeDeps {
   allocator: KeyAllocator;
   /** Declared-stock sellers' reservations, shown in the timeline (issue 24). */
   offers: OffersService;
+  /** A guest's receipt carries its order's link (issue 29). */
+  links: OrderLinks;
+  /** A gift's receipt names its recipient (issue 29). */
+  gifts: Pick<GiftsService, 'recipientLabel'>;
 }
 
 export class OrderBackOffice {
@@ -154,9 +160,11 @@ export class OrderBackOffice {
    */
   async resend(orderId: string, by: AdminAction): Promise<AdminOrder> {
     const order = await this.existing(orderId);
-    if (order.status !== 'Paid' || order.deliveryStatus !== 'Delivered' || !order.userId) throw new Conflict(adminMessages.resendNotAllowed);
-    const buyer = await this.deps.accounts.findById(order.userId);
+    if (order.status !== 'Paid' || order.deliveryStatus !== 'Delivered') throw new Conflict(adminMessages.resendNotAllowed);
+    // The customer's account, or a guest's e-mail with its order's link.
+    const buyer = await this.deps.links.recipient(order, await buyerOf(this.db, order));
     if (!buyer) throw new Conflict(adminMessages.resendNotAllowed);
+    const giftTo = order.gift ? await this.deps.gifts.recipientLabel(orderId) : undefined;
     const [lines, keys] = await Promise.all([linesOf(this.db, [orderId]), this.deps.library.keysOfOrder(orderId)]);
     await this.db.transaction(async (tx) => {
       // Serialises the resends of one order, so the quiet time below holds between instances too.
@@ -164,7 +172,7 @@ export class OrderBackOffice {
       if (current?.status !== 'Paid' || current.deliveryStatus !== 'Delivered') throw new Conflict(adminMessages.resendNotAllowed);
       const recent = await auditOfTarget(tx, { type: 'order', id: orderId }, ['order.resend']);
       if (recent.some((entry) => Date.now() - entry.at.getTime() < RESEND_QUIET_SECONDS * 1000)) return;
-      await this.deps.mailer.enqueue(tx, receiptMail(this.deps.mailContext, { email: buyer.email, username: buyer.username }, order, lines, { demo: keys.some((key) => key.demo) }));
+      await this.deps.mailer.enqueue(tx, receiptMail(this.deps.mailContext, buyer, order, lines, { demo: keys.some((key) => key.demo), giftTo }));
       await recordAudit(tx, { actor: by.actor, action: 'order.resend', target: { type: 'order', id: orderId }, after: { to: buyer.email }, reason: by.reason });
     });
     this.deps.mailer.flush();

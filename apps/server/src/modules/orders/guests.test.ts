@@ -65,6 +65,10 @@ describe('guest checkout', () => {
     expect(receipt!.text).toContain(`${t.config.publicUrl}/orders/${placed.order._id}?token=`);
     expect(receipt!.text).toContain('Hi there,');
     expect(receipt!.text).toContain('on your order page');
+    // The back office sends it again to the guest's own address, with the link.
+    expect((await call('POST', `/api/admin/orders/${placed.order._id}/resend`, {}, admin.headers)).statusCode).toBe(200);
+    const receipts = (await t.mailsTo(email)).filter((mail) => mail.text.includes(`/orders/${placed.order._id}?token=`));
+    expect(receipts).toHaveLength(2);
 
     const one = await call('GET', `/api/orders/${placed.order._id}/keys${link}&keyId=${order.keys![0]!.purchaseId}`);
     expect(one.statusCode).toBe(200);

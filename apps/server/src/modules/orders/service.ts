@@ -129,6 +129,8 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       payments: this.payments,
       allocator: this.allocator,
       offers: deps.offers,
+      links,
+      gifts: deps.gifts,
     });
     this.placement = new OrderPlacement({
       database: deps.database,
