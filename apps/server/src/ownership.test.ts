@@ -64,6 +64,58 @@ export function foreignWrites(file: string, text: string, tables = declaredTable
   return found;
 }
 
+/**
+ * The tables of other modules `file` reads in SQL text (`from` / `join` a table, or its variable) and in
+ * drizzle (`.from()`, `.innerJoin()`, `.leftJoin()` of a table's variable), once each, as `file: table`.
+ */
+export function foreignReads(file: string, text: string, tables = declaredTables()): string[] {
+  const reader = ownerOf(file);
+  const found = new Set<string>();
+  const note = (table: string | undefined, owner: string | undefined) => {
+    if (table && owner !== undefined && owner !== reader) found.add(`${relative(SRC, file)}: ${table}`);
+  };
+  for (const match of text.matchAll(/\b(?:from|join)\s+([a-z_][a-z0-9_]*)\b/gi)) note(match[1]!.toLowerCase(), tables.bySqlName.get(match[1]!.toLowerCase()));
+  for (const match of text.matchAll(/\b(?:from|join)\s+\$\{(\w+)\}/gi)) note(tables.byVariable.get(match[1]!)?.table, tables.byVariable.get(match[1]!)?.owner);
+  for (const match of text.matchAll(/\.(?:from|innerJoin|leftJoin|rightJoin)\(\s*(\w+)/g)) note(tables.byVariable.get(match[1]!)?.table, tables.byVariable.get(match[1]!)?.owner);
+  return [...found];
+}
+
+/**
+ * Reads of another module's table that are still to move behind its owner's port or a read model it
+ * publishes (issue 28). The list only shrinks: a new read fails the test below, and so does one that is
+ * gone but still listed.
+ */
+const READS_STILL_TO_MOVE = [
+  'modules/auth/sessions.ts: users',
+  'modules/claims/store.ts: games',
+  'modules/claims/store.ts: product_keys',
+  'modules/claims/store.ts: seller_keys',
+  'modules/claims/store.ts: sellers',
+  'modules/ledger/service.ts: sellers',
+  'modules/offers/declared.ts: games',
+  'modules/offers/reservations.ts: games',
+  'modules/offers/reservations.ts: sellers',
+  'modules/offers/store.ts: games',
+  'modules/offers/store.ts: product_keys',
+  'modules/offers/store.ts: sellers',
+  'modules/offers/synthetic.ts: games',
+  'modules/orders/admin-store.ts: games',
+  'modules/orders/admin-store.ts: users',
+  'modules/orders/store.ts: games',
+  'modules/orders/store.ts: users',
+  'modules/orders/synthetic.ts: games',
+  'modules/sellers/score.ts: claims',
+  'modules/sellers/score.ts: ledger_entries',
+  'modules/sellers/score.ts: order_lines',
+  'modules/sellers/score.ts: orders',
+  'modules/sellers/score.ts: seller_reservations',
+  'modules/sellers/store.ts: offers',
+  'modules/sellers/store.ts: order_lines',
+  'modules/sellers/store.ts: orders',
+  'modules/sellers/store.ts: seller_keys',
+  'platform/images.ts: users',
+];
+
 describe('table ownership', () => {
   it('finds the tables every module declares', () => {
     const { bySqlName } = declaredTables();
@@ -82,5 +134,12 @@ describe('table ownership', () => {
     const tables = declaredTables();
     const writes = files.flatMap((file) => foreignWrites(file, readFileSync(file, 'utf8'), tables));
     expect(writes.map((write) => `${write.file}:${write.line} writes ${write.table} (declared by ${write.owner})`)).toEqual([]);
+  });
+
+  it('reads another module\'s table only where the list of reads still to move allows, and that list only shrinks', () => {
+    const tables = declaredTables();
+    const reads = files.filter((file) => !file.endsWith('/schema.ts')).flatMap((file) => foreignReads(file, readFileSync(file, 'utf8'), tables));
+    expect(reads.filter((read) => !READS_STILL_TO_MOVE.includes(read)), 'new reads of another module\'s table: ask its port').toEqual([]);
+    expect(READS_STILL_TO_MOVE.filter((read) => !reads.includes(read)), 'moved behind a port: take it off the list').toEqual([]);
   });
 });
