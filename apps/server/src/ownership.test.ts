@@ -68,8 +68,10 @@ export function foreignWrites(file: string, text: string, tables = declaredTable
  * The tables of other modules `file` reads in SQL text (`from` / `join` a table, or its variable) and in
  * drizzle (`.from()`, `.innerJoin()`, `.leftJoin()` of a table's variable), once each, as `file: table`.
  */
-export function foreignReads(file: string, text: string, tables = declaredTables()): string[] {
+export function foreignReads(file: string, source: string, tables = declaredTables()): string[] {
   const reader = ownerOf(file);
+  // Prose says "from users" too: comments are not read.
+  const text = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   const found = new Set<string>();
   const note = (table: string | undefined, owner: string | undefined) => {
     if (table && owner !== undefined && owner !== reader) found.add(`${relative(SRC, file)}: ${table}`);
@@ -113,7 +115,6 @@ const READS_STILL_TO_MOVE = [
   'modules/sellers/store.ts: order_lines',
   'modules/sellers/store.ts: orders',
   'modules/sellers/store.ts: seller_keys',
-  'platform/images.ts: users',
 ];
 
 describe('table ownership', () => {
