@@ -1,6 +1,6 @@
 // Data access for keys and their reveals. The orders module stores keys through LibraryService
 // inside its own transactions (`Db` may be a transaction).
-import { and, asc, count, desc, eq, gt, inArray, isNull, notLike, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, notLike, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { keyReveals, productKeys, vaultKeys } from './schema.ts';
 
@@ -55,21 +55,16 @@ export async function voidKeysOfLines(db: Db, orderId: string, lineIds: string[]
 
 /** A customer's live keys, newest first. */
 export function liveKeysOf(db: Db, userId: string) {
-  return db
-    .select({
-      id: productKeys.id,
-      gameId: productKeys.gameId,
-      orderId: productKeys.orderId,
-      deliveredAt: productKeys.deliveredAt,
-      revealed: sql<boolean>`exists (select 1 from key_reveals r where r.key_id = product_keys.id)`,
-    })
-    .from(productKeys)
-    .where(and(eq(productKeys.userId, userId), isNull(productKeys.voidedAt)))
-    .orderBy(desc(productKeys.deliveredAt), productKeys.id);
+  return liveKeysWhere(db, eq(productKeys.userId, userId));
 }
 
 /** The live keys of some orders, newest first (the keys of gifts a buyer sent). */
 export function liveKeysOfOrders(db: Db, orderIds: string[]) {
+  return liveKeysWhere(db, inArray(productKeys.orderId, orderIds));
+}
+
+/** Live keys as the library lists them, newest first: which game, which order, when, and whether revealed. */
+function liveKeysWhere(db: Db, which: SQL) {
   return db
     .select({
       id: productKeys.id,
@@ -79,7 +74,7 @@ export function liveKeysOfOrders(db: Db, orderIds: string[]) {
       revealed: sql<boolean>`exists (select 1 from key_reveals r where r.key_id = product_keys.id)`,
     })
     .from(productKeys)
-    .where(and(inArray(productKeys.orderId, orderIds), isNull(productKeys.voidedAt)))
+    .where(and(which, isNull(productKeys.voidedAt)))
     .orderBy(desc(productKeys.deliveredAt), productKeys.id);
 }
 
