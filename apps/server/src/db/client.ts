@@ -44,12 +44,12 @@ export const schema = {
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
-/** Runs raw SQL and answers its rows; both drivers answer `{ rows }`. */
 /** `(a, b, c)`: a list of parameters for `in` (never empty). */
 export function inList(values: readonly string[]): SQL {
   return sql`(${sql.join(values.map((value) => sql`${value}`), sql`, `)})`;
 }
 
+/** Runs raw SQL and answers its rows; both drivers answer `{ rows }`. */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;

@@ -6,7 +6,7 @@ import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose'
 import { LRUCache } from 'lru-cache';
 import { accountMessages, type Role } from '@keystore/contract';
 import { preparedOnce, type Database } from '../../db/client.ts';
-import { users } from '../users/schema.ts';
+import { userFacts } from '../users/ports.ts';
 import { sessions } from './schema.ts';
 import { Unauthorized } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -34,21 +34,21 @@ const openSession = preparedOnce((db) =>
 const sessionHolder = preparedOnce((db) =>
   db
     .select({
-      role: users.role,
-      blockedAt: users.blockedAt,
+      role: userFacts.role,
+      blockedAt: userFacts.blockedAt,
       open: sql<boolean>`${sessions.id} is not null`,
     })
-    .from(users)
+    .from(userFacts)
     .leftJoin(
       sessions,
       and(
         eq(sessions.id, sql.placeholder('sessionId')),
-        eq(sessions.userId, users.id),
+        eq(sessions.userId, userFacts.id),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, sql`now()`),
       ),
     )
-    .where(eq(users.id, sql.placeholder('userId')))
+    .where(eq(userFacts.id, sql.placeholder('userId')))
     .prepare('session_holder'),
 );
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, pgView, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { SystemRequirements } from '@keystore/contract';
 
 /** The catalogue: one row per supplier product. Money is held in euro cents. */
@@ -73,3 +73,26 @@ export const syncRuns = pgTable('sync_runs', {
   deactivated: integer('deactivated').notNull().default(0),
   error: text('error'),
 });
+
+/**
+ * The read model other modules may read of a game (decision 033): what it is called, its prices, and
+ * whether the store shows it, and the house's own stock. Orders read a line's supplier price from it in their delivery statement.
+ */
+export const gameFacts = pgView('game_facts').as((qb) =>
+  qb
+    .select({
+      id: games.id,
+      supplier: games.supplier,
+      supplierProductId: games.supplierProductId,
+      title: games.title,
+      image: games.image,
+      platform: games.platform,
+      priceCents: games.priceCents,
+      supplierPriceCents: games.supplierPriceCents,
+      stock: games.stock,
+      popularity: games.popularity,
+      active: games.active,
+      hidden: games.hidden,
+    })
+    .from(games),
+);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, pgView, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { CLAIM_REASONS, CLAIM_STATES, type ClaimReason, type ClaimState } from '@keystore/contract';
 import { listOf, moment } from '../../db/columns.ts';
 
@@ -18,6 +18,8 @@ export const claims = pgTable(
     userId: text('user_id'),
     sellerId: text('seller_id').notNull(),
     gameId: text('game_id').notNull(),
+    /** The seller's key as it was shown masked when the claim was filed; null for the house's own keys. */
+    masked: text('masked'),
     reason: text('reason').$type<ClaimReason>().notNull(),
     message: text('message').notNull().default(''),
     state: text('state').$type<ClaimState>().notNull().default('open'),
@@ -38,4 +40,9 @@ export const claims = pgTable(
     check('claims_reason_check', sql`${table.reason} in (${listOf(CLAIM_REASONS)})`),
     check('claims_state_check', sql`${table.state} in (${listOf(CLAIM_STATES)})`),
   ],
+);
+
+/** The read model of claims other modules may read (decision 033): whose key, how it ended, when. A seller's score reads it. */
+export const claimOutcomes = pgView('claim_outcomes').as((qb) =>
+  qb.select({ sellerId: claims.sellerId, state: claims.state, createdAt: claims.createdAt }).from(claims),
 );

@@ -87,6 +87,7 @@ export class ClaimsService {
       userId: 'userId' in claimant ? claimant.userId : key.userId,
       sellerId,
       gameId: key.gameId,
+      masked: sellerId === HOUSE_SELLER_ID ? null : ((await this.deps.offers.maskedKey(key.lineId, key.serialHash)) ?? null),
       reason: request.reason,
       message: request.message,
       // The house's own keys go to the owner at once: no seller is there to answer.

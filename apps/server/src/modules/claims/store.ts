@@ -6,21 +6,18 @@ import { claims } from './schema.ts';
 
 export type ClaimRow = typeof claims.$inferSelect;
 
-/** A claim with what its views show: the game's title, the seller's name, and the seller's key masked. */
+/** A claim with what its views show: the game's title and the seller's name (their owners' read models). */
 export interface ClaimView extends ClaimRow {
   title: string;
   sellerName: string;
-  masked: string | null;
 }
 
 const claimView = (where: ReturnType<typeof sql>, limit = 200) => sql`
   select c.id, c.key_id as "keyId", c.order_id as "orderId", c.line_id as "lineId", c.user_id as "userId", c.seller_id as "sellerId",
     c.game_id as "gameId", c.reason, c.message, c.state, c.seller_message as "sellerMessage", c.note, c.created_at as "createdAt",
     c.due_at as "dueAt", c.decided_at as "decidedAt", c.decided_by as "decidedBy", c.replaced_serial_sealed as "replacedSerialSealed",
-    c.refund_cents as "refundCents", g.title, s.name as "sellerName",
-    (select k.masked from seller_keys k join product_keys p on p.serial_hash = k.library_hash and p.game_id = k.game_id
-       where p.id = c.key_id and k.line_id = c.line_id limit 1) as masked
-  from claims c join games g on g.id = c.game_id join sellers s on s.id = c.seller_id
+    c.refund_cents as "refundCents", c.masked, g.title, s.name as "sellerName"
+  from claims c join game_facts g on g.id = c.game_id join seller_facts s on s.id = c.seller_id
   where ${where} order by c.created_at desc, c.id desc limit ${limit}`;
 
 export async function insertClaim(db: Db, row: typeof claims.$inferInsert): Promise<boolean> {

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { isNotNull, sql } from 'drizzle-orm';
+import { bigint, boolean, check, index, pgTable, pgView, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { LEDGER_KINDS, PAYOUT_STATUSES, type LedgerKind, type PayoutStatus } from '@keystore/contract';
 import { listOf, moment } from '../../db/columns.ts';
 
@@ -120,4 +120,9 @@ export const payouts = pgTable(
     check('payouts_status_check', sql`${table.status} in (${listOf(PAYOUT_STATUSES)})`),
     check('payouts_amount_check', sql`${table.amountCents} > 0`),
   ],
+);
+
+/** The read model of postings other modules may read (decision 033): a seller's entries by kind and time, no amounts. A seller's score counts its refunds. */
+export const sellerPostings = pgView('seller_postings').as((qb) =>
+  qb.select({ sellerId: ledgerEntries.sellerId, kind: ledgerEntries.kind, at: ledgerEntries.at }).from(ledgerEntries).where(isNotNull(ledgerEntries.sellerId)),
 );

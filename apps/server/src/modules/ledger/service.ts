@@ -101,7 +101,7 @@ export class Ledger {
       ), sale as (
         insert into ledger_entries (id, kind, seller_id, order_id, line_id, at, release_at)
         select ${newId(20)}, 'sale', s.id, ${sale.orderId}, ${sale.lineId}, ${moment}::timestamptz, ${moment}::timestamptz + make_interval(days => s.hold_days)
-        from sellers s where s.id = ${sale.sellerId}
+        from seller_facts s where s.id = ${sale.sellerId}
         on conflict do nothing returning id
       ), sale_lines as (
         insert into ledger_lines (entry_id, account, amount_cents)

@@ -10,6 +10,7 @@ import {
   liveKeysOfOrders,
   orderOfKey,
   claimableKey,
+  deliveredHashes,
   keyIsLive,
   swapSerial,
   voidKey,
@@ -210,6 +211,11 @@ export class LibraryService {
   /** A serial sealed by `seal` for `rowId`. */
   unseal(stored: string, rowId: string): string {
     return this.vault.decrypt(stored, rowId);
+  }
+
+  /** Which of these serial hashes (serialHash) were ever delivered for the game: a seller may not sell them again. */
+  deliveredHashes(gameId: string, hashes: string[]): Promise<Set<string>> {
+    return deliveredHashes(this.database.db, gameId, hashes);
   }
 
   /** The library's keyed hash of a serial: the same serial always hashes the same. */

@@ -200,6 +200,7 @@ export async function claimableKey(db: Db, keyId: string, owner: { userId: strin
       deliveredAt: productKeys.deliveredAt,
       voidedAt: productKeys.voidedAt,
       serialEncrypted: productKeys.serialEncrypted,
+      serialHash: productKeys.serialHash,
       revealed: sql<boolean>`exists (select 1 from key_reveals r where r.key_id = product_keys.id)`,
     })
     .from(productKeys)
@@ -230,4 +231,14 @@ export async function swapSerial(db: Db, keyId: string, serialEncrypted: string,
 export async function keyIsLive(db: Db, keyId: string): Promise<boolean> {
   const [row] = await db.select({ id: productKeys.id }).from(productKeys).where(and(eq(productKeys.id, keyId), isNull(productKeys.voidedAt)));
   return row !== undefined;
+}
+
+/** Which of these serial hashes were ever delivered for the game (by the house or a seller). */
+export async function deliveredHashes(db: Db, gameId: string, hashes: string[]): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows = await db
+    .select({ serialHash: productKeys.serialHash })
+    .from(productKeys)
+    .where(and(eq(productKeys.gameId, gameId), inArray(productKeys.serialHash, hashes)));
+  return new Set(rows.map((row) => row.serialHash));
 }

@@ -211,7 +211,7 @@ export class SellerDelivery {
   }
 
   private async storeProvided(reservation: ReservationRow, keys: string[], seconds: number): Promise<ProvideOutcome> {
-    const { rows, duplicates, invalid } = await sealKeys(this.deps.library, this.db, { id: reservation.offerId, sellerId: reservation.sellerId, gameId: reservation.gameId }, keys);
+    const { rows, duplicates, invalid } = await sealKeys(this.deps.library, { id: reservation.offerId, sellerId: reservation.sellerId, gameId: reservation.gameId }, keys);
     if (invalid > 0) return { ok: false, reason: `${invalid} of the keys handed over are not valid keys` };
     if (duplicates > 0) return { ok: false, reason: `${duplicates} of the keys handed over are already known to the store` };
     return this.db
@@ -263,7 +263,7 @@ export class SellerDelivery {
   private async countFailure(tx: Db, offerId: string): Promise<{ offerId: string; sellerId: string; title: string; why: string } | undefined> {
     const [offer] = await queryRows<{ seller_id: string; title: string; failure_streak: number; breaker_trips: number; hidden: boolean; failed: number; total: number }>(
       tx,
-      sql`update offers o set failure_streak = o.failure_streak + 1 from games g where o.id = ${offerId} and g.id = o.game_id
+      sql`update offers o set failure_streak = o.failure_streak + 1 from game_facts g where o.id = ${offerId} and g.id = o.game_id
           returning o.seller_id, g.title, o.failure_streak, o.breaker_trips, coalesce(o.hidden_until > now(), false) as hidden,
             (select count(*)::int from seller_reservations r where r.offer_id = o.id and r.state = 'failed' and r.updated_at > now() - interval '1 hour') as failed,
             (select count(*)::int from seller_reservations r where r.offer_id = o.id and r.state in ('failed', 'provided', 'delivered') and r.updated_at > now() - interval '1 hour') as total`,

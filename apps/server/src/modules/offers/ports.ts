@@ -5,3 +5,5 @@ export type { LineOnOffer, OrderRequestLine, PlacedLine, Reroute } from './place
 export type { FailedReservation, ProvideOutcome, Refusal } from './declared.ts';
 export type { ReservationRow } from './reservations.ts';
 export type { MarketOffer } from './store.ts';
+// The read models of offers and reservations (decision 033): a seller's panel and score read them.
+export { offerStock, reservationOutcomes } from './schema.ts';

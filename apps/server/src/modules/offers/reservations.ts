@@ -82,7 +82,7 @@ export function reservationsOfOrderNamed(db: Db, orderId: string): Promise<Array
   return queryRows(
     db,
     sql`select ${RESERVATION_COLUMNS}, g.title, s.name as seller
-        from seller_reservations r join games g on g.id = r.game_id join sellers s on s.id = r.seller_id
+        from seller_reservations r join game_facts g on g.id = r.game_id join seller_facts s on s.id = r.seller_id
         where r.order_id = ${orderId} order by r.created_at, r.id`,
   );
 }
@@ -128,7 +128,7 @@ export async function reservationPage(db: Db, sellerId: string, page: number, pa
   const [rows, [total]] = await Promise.all([
     queryRows<ReservationRow & { title: string }>(
       db,
-      sql`select ${RESERVATION_COLUMNS}, g.title from seller_reservations r join games g on g.id = r.game_id
+      sql`select ${RESERVATION_COLUMNS}, g.title from seller_reservations r join game_facts g on g.id = r.game_id
           where r.seller_id = ${sellerId} order by r.created_at desc, r.id desc limit ${pageSize} offset ${(page - 1) * pageSize}`,
     ),
     queryRows<{ n: number }>(db, sql`select count(*)::int as n from seller_reservations where seller_id = ${sellerId}`),

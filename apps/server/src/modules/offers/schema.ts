@@ -1,7 +1,7 @@
 // The offers module's tables (decision 031): every seller's offers, the keys they uploaded or handed
 // over, and the reservations of declared stock with their events. Nothing else writes them.
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, pgView, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import {
   OFFER_DELIVERIES,
   OFFER_STATUSES,
@@ -162,4 +162,31 @@ export const sellerReservationEvents = pgTable(
     durationMs: integer('duration_ms'),
   },
   (table) => [index('seller_reservation_events_reservation_idx').on(table.reservationId, table.id), check('seller_reservation_events_call_check', sql`${table.callType} is null or ${table.callType} in (${listOf(WEBHOOK_TYPES)})`)],
+);
+
+/**
+ * The read models of offers other modules may read (decision 033): each offer's seller and available
+ * uploaded keys, and each reservation's outcome and provide time. A seller's panel and score read them.
+ */
+export const offerStock = pgView('offer_stock').as((qb) =>
+  qb
+    .select({
+      offerId: sql<string>`${offers.id}`.as('offer_id'),
+      sellerId: offers.sellerId,
+      gameId: offers.gameId,
+      availableKeys: sql<number>`(select count(*) from seller_keys k where k.offer_id = offers.id and k.state = 'available')::int`.as('available_keys'),
+    })
+    .from(offers),
+);
+
+export const reservationOutcomes = pgView('reservation_outcomes').as((qb) =>
+  qb
+    .select({
+      sellerId: sellerReservations.sellerId,
+      state: sellerReservations.state,
+      provideCalls: sellerReservations.provideCalls,
+      provideSeconds: sellerReservations.provideSeconds,
+      updatedAt: sellerReservations.updatedAt,
+    })
+    .from(sellerReservations),
 );

@@ -1,10 +1,9 @@
 // Keys coming in (decision 031): uploaded by a seller or handed over by a declared seller, each is
 // checked, sealed as a library key is (bound to its row id), and hashed by the duplicate rule.
 import { keyIsValid, MASKED_KEY_VISIBLE, normalizedSerial } from '@keystore/contract';
-import type { Db } from '../../db/client.ts';
 import { newId } from '../../platform/ids.ts';
 import type { LibraryService } from '../library/ports.ts';
-import { soldHashes, type SellerKeyRow } from './store.ts';
+import type { SellerKeyRow } from './store.ts';
 
 export type SellerKeyInsert = Pick<SellerKeyRow, 'id' | 'offerId' | 'sellerId' | 'gameId' | 'serialEncrypted' | 'serialHash' | 'libraryHash' | 'masked'>;
 
@@ -14,7 +13,7 @@ export type SellerKeyInsert = Pick<SellerKeyRow, 'id' | 'offerId' | 'sellerId' |
  * game) counted as a duplicate. A key in another seller's stock is left to the unique index at insert.
  * Uploads and the keys a declared-stock seller hands over (issue 24) both come through here.
  */
-export async function sealKeys(library: LibraryService, db: Db, offer: { id: string; sellerId: string; gameId: string }, keys: string[]): Promise<{ rows: SellerKeyInsert[]; duplicates: number; invalid: number }> {
+export async function sealKeys(library: LibraryService, offer: { id: string; sellerId: string; gameId: string }, keys: string[]): Promise<{ rows: SellerKeyInsert[]; duplicates: number; invalid: number }> {
   let invalid = 0;
   const unique = new Map<string, string>();
   let duplicates = 0;
@@ -30,7 +29,7 @@ export async function sealKeys(library: LibraryService, db: Db, offer: { id: str
   }
   const candidates = [...unique].map(([serialHash, serial]) => ({ serialHash, serial, libraryHash: library.serialHash(serial) }));
   // A key sold before (by the house or a seller) is in the library under its serial as delivered, or as this seller wrote it.
-  const sold = candidates.length > 0 ? await soldHashes(db, offer.gameId, [...new Set(candidates.flatMap((key) => [key.libraryHash, key.serialHash]))]) : new Set<string>();
+  const sold = candidates.length > 0 ? await library.deliveredHashes(offer.gameId, [...new Set(candidates.flatMap((key) => [key.libraryHash, key.serialHash]))]) : new Set<string>();
   const fresh = candidates.filter((key) => !sold.has(key.libraryHash) && !sold.has(key.serialHash));
   duplicates += candidates.length - fresh.length;
   const rows = fresh.map((key) => {

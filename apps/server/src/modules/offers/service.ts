@@ -49,6 +49,7 @@ import {
   insertOffer,
   keysOfOffer,
   marketOffers,
+  maskedSoldKey,
   offerOfSeller,
   offersOfSeller,
   offersToReprice,
@@ -204,6 +205,11 @@ export class OffersService {
     return (await offerOfLine(this.db, lineId))?.sellerId ?? HOUSE_SELLER_ID;
   }
 
+  /** A seller's key sold for a line, masked as its seller saw it (by the library's hash of its serial); undefined for the house's. */
+  maskedKey(lineId: string, libraryHash: string): Promise<string | undefined> {
+    return maskedSoldKey(this.db, lineId, libraryHash);
+  }
+
   /**
    * A new key for a claimed line: one of its offer's uploaded keys, or one its declared seller hands over
    * for a new reservation. `use` stores it in the caller's place within the transaction that sells it;
@@ -326,7 +332,7 @@ export class OffersService {
    */
   async uploadKeys(seller: SellerRow, offerId: string, keys: string[]): Promise<KeyUploadAnswer> {
     const offer = await this.ownOffer(seller, offerId);
-    const { rows, duplicates, invalid } = await sealKeys(this.deps.library, this.db, offer, keys);
+    const { rows, duplicates, invalid } = await sealKeys(this.deps.library, offer, keys);
     const { added, games } = await this.db.transaction(async (tx) => {
       await this.market.lock(tx, [offer.gameId]);
       const stored = await insertKeys(tx, rows);

@@ -27,7 +27,7 @@ const offerView = (where: ReturnType<typeof sql>) => sql`
     (case when o.delivery = 'declared' then o.declared_stock
           else (select count(*) from seller_keys k where k.offer_id = o.id and k.state = 'available') end)::int as stock,
     (select count(*) from seller_keys k where k.offer_id = o.id and k.state = 'sold')::int as sold
-  from offers o join games g on g.id = o.game_id where ${where} order by o.created_at desc, o.id`;
+  from offers o join game_facts g on g.id = o.game_id where ${where} order by o.created_at desc, o.id`;
 
 export function offersOfSeller(db: Db, sellerId: string): Promise<OfferView[]> {
   return queryRows<OfferView>(db, offerView(sql`o.seller_id = ${sellerId}`));
@@ -90,14 +90,14 @@ export async function insertKeys(db: Db, rows: Array<typeof sellerKeys.$inferIns
   return written.length;
 }
 
-/** Which of these library hashes were ever sold for the game (by the house or a seller). */
-export async function soldHashes(db: Db, gameId: string, hashes: string[]): Promise<Set<string>> {
-  if (hashes.length === 0) return new Set();
-  const rows = await queryRows<{ serial_hash: string }>(
-    db,
-    sql`select serial_hash from product_keys where game_id = ${gameId} and serial_hash in ${inList(hashes)}`,
-  );
-  return new Set(rows.map((row) => row.serial_hash));
+/** How a key sold for a line (by the library's hash of its serial) was shown masked; undefined for none. */
+export async function maskedSoldKey(db: Db, lineId: string, libraryHash: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ masked: sellerKeys.masked })
+    .from(sellerKeys)
+    .where(and(eq(sellerKeys.lineId, lineId), eq(sellerKeys.libraryHash, libraryHash)))
+    .limit(1);
+  return row?.masked;
 }
 
 export function keysOfOffer(db: Db, offerId: string): Promise<Array<Pick<SellerKeyRow, 'id' | 'masked' | 'state'>>> {
@@ -146,7 +146,7 @@ export async function marketOffers(db: Db, gameId: string): Promise<MarketOffer[
     db,
     sql`select o.id as offer_id, o.seller_id, s.name as seller_name, o.price_cents, o.net_price_cents, o.delivery, s.score,
           (extract(epoch from o.created_at) * 1000)::float8 as created_at, ${OFFER_STOCK} as stock
-        from offers o join sellers s on s.id = o.seller_id
+        from offers o join seller_facts s on s.id = o.seller_id
         where o.game_id = ${gameId} and ${SELLABLE_OFFER}`,
   );
   return rows
@@ -175,9 +175,9 @@ export async function marketsOf(tx: Db, gameIds: string[]): Promise<MarketColumn
   const rows = await queryRows<{ game_id: string; price: number | null; stock: number }>(
     tx,
     sql`select ids.id as game_id,
-          (select min(o.price_cents) from offers o join sellers s on s.id = o.seller_id
+          (select min(o.price_cents) from offers o join seller_facts s on s.id = o.seller_id
              where o.game_id = ids.id and ${SELLABLE_OFFER} and ${OFFER_STOCK} > 0) as price,
-          (select coalesce(sum(${OFFER_STOCK}), 0) from offers o join sellers s on s.id = o.seller_id
+          (select coalesce(sum(${OFFER_STOCK}), 0) from offers o join seller_facts s on s.id = o.seller_id
              where o.game_id = ids.id and ${SELLABLE_OFFER})::int as stock
         from unnest(${sql`array[${sql.join(gameIds.map((id) => sql`${id}`), sql`, `)}]::text[]`}) as ids(id)`,
   );

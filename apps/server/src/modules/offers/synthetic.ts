@@ -22,7 +22,7 @@ export async function seedSyntheticOffers(db: Db, gameStock: GameStockRows, vaul
   const market = new Market(gameStock);
   const games = await queryRows<{ id: string; price_cents: number }>(
     db,
-    sql`select id, price_cents from games where supplier = ${SYNTHETIC_SUPPLIER} order by supplier_product_id limit ${options.titles}`,
+    sql`select id, price_cents from game_facts where supplier = ${SYNTHETIC_SUPPLIER} order by supplier_product_id limit ${options.titles}`,
   );
   const commission = { percent: DEFAULT_COMMISSION_PERCENT, fixedCents: DEFAULT_COMMISSION_FIXED_CENTS };
   let added = 0;

@@ -59,10 +59,10 @@ export async function adminOrderPage(db: Db, filter: OrderFilter, page: number, 
   const [rows, [count]] = await Promise.all([
     queryRows<AdminOrderDbRow>(
       db,
-      sql`select ${rowColumns} from orders o left join users u on u.id = o.user_id where ${where}
+      sql`select ${rowColumns} from orders o left join user_facts u on u.id = o.user_id where ${where}
           order by o.created_at desc, o.id desc limit ${pageSize} offset ${(page - 1) * pageSize}`,
     ),
-    queryRows<{ total: number }>(db, sql`select count(*)::int as total from orders o left join users u on u.id = o.user_id where ${where}`),
+    queryRows<{ total: number }>(db, sql`select count(*)::int as total from orders o left join user_facts u on u.id = o.user_id where ${where}`),
   ]);
   return { rows, total: count?.total ?? 0 };
 }
@@ -77,7 +77,7 @@ export async function* adminOrderBatches(db: Db, filter: OrderFilter, batch = 50
     const keyset = after ? sql`and (o.created_at, o.id) < (${after.createdExact}::timestamptz, ${after.id})` : sql``;
     const rows = await queryRows<AdminOrderDbRow>(
       db,
-      sql`select ${rowColumns} from orders o left join users u on u.id = o.user_id where ${whereOf(filter)} ${keyset}
+      sql`select ${rowColumns} from orders o left join user_facts u on u.id = o.user_id where ${whereOf(filter)} ${keyset}
           order by o.created_at desc, o.id desc limit ${batch}`,
     );
     if (rows.length > 0) yield rows;
@@ -173,7 +173,7 @@ export async function overdueDeliveries(db: Db, minutes: number): Promise<{ coun
 export function soldOutBestsellers(db: Db, days: number): Promise<Array<{ id: string; title: string }>> {
   return queryRows<{ id: string; title: string }>(
     db,
-    sql`select g.id, g.title from games g
+    sql`select g.id, g.title from game_facts g
         where g.active and not g.hidden and g.stock <= 0
           and exists (select 1 from order_lines l join orders o on o.id = l.order_id
                       where l.game_id = g.id and o.status = 'Paid' and o.paid_at > now() - ${days}::int * interval '1 day')

@@ -7,3 +7,5 @@ export type { OrderFigures } from './admin-store.ts';
 export type { AdminAction } from './refunds.ts';
 export type { OrderRefunds } from './refunds.ts';
 export { KeyAlreadyRefunded } from './refunds.ts';
+// The read model of sold lines (decision 033): a seller's sales page and score read it.
+export { soldLines } from './schema.ts';

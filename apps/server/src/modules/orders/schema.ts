@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, inet, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { eq, isNotNull, sql } from 'drizzle-orm';
+import { bigint, boolean, check, index, inet, integer, pgTable, pgView, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { DELIVERY_STATUSES, ORDER_STATUSES, type DeliveryStatus, type OrderStatus, type PaymentProviderName } from '@keystore/contract';
 import { listOf, moment } from '../../db/columns.ts';
 import { games } from '../catalog/schema.ts';
@@ -127,4 +127,29 @@ export const orderLines = pgTable(
     commissionCents: integer('commission_cents'),
   },
   (table) => [uniqueIndex('order_lines_order_offer_idx').on(table.orderId, table.offerId), index('order_lines_seller_idx').on(table.sellerId)],
+);
+
+/**
+ * The read model of sold lines other modules may read (decision 033): each line of a paid order, whose
+ * offer's seller sold it, with when it was paid and delivered and whether it was refunded. A seller's
+ * sales page and score read it.
+ */
+export const soldLines = pgView('sold_lines').as((qb) =>
+  qb
+    .select({
+      id: orderLines.id,
+      orderId: orderLines.orderId,
+      sellerId: orderLines.sellerId,
+      gameId: orderLines.gameId,
+      title: orderLines.title,
+      quantity: orderLines.quantity,
+      unitPriceCents: orderLines.unitPriceCents,
+      commissionCents: orderLines.commissionCents,
+      paidAt: orders.paidAt,
+      deliveredAt: orders.deliveredAt,
+      refunded: sql<boolean>`(${orderLines.refundedAt} is not null or ${orders.status} = 'Refunded')`.as('refunded'),
+    })
+    .from(orderLines)
+    .innerJoin(orders, eq(orders.id, orderLines.orderId))
+    .where(isNotNull(orders.paidAt)),
 );

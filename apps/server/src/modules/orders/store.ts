@@ -4,7 +4,7 @@ import { and, asc, desc, eq, inArray, isNull, lte, or, sql, type SQL } from 'dri
 import { HOUSE_SELLER_ID } from '@keystore/contract';
 import { PLACER_LOCK_SPACES, preparedOnce, queryRows, type Db } from '../../db/client.ts';
 import { rowFromJson } from '../../db/json-rows.ts';
-import { users } from '../users/schema.ts';
+import { userFacts } from '../users/ports.ts';
 import { orderEvents, orderLines, orders } from './schema.ts';
 import { placedEvent, transition } from './transitions.ts';
 
@@ -193,8 +193,8 @@ export interface OrderToDeliver {
 /** What a delivery reads of an order besides its row: its lines still to deliver, its buyer, and its games' supplier prices. */
 const deliveryReads = (orderId: SQL, userId: SQL) => sql`
   (select coalesce(json_agg(l order by l.position), '[]'::json) from ${orderLines} l where l.order_id = ${orderId} and l.refunded_at is null) as lines,
-  (select json_build_object('email', u.email, 'username', u.username) from ${users} u where u.id = ${userId}) as buyer,
-  (select json_object_agg(g.id, g.supplier_price_cents) from ${orderLines} l join games g on g.id = l.game_id where l.order_id = ${orderId}) as prices`;
+  (select json_build_object('email', u.email, 'username', u.username) from ${userFacts} u where u.id = ${userId}) as buyer,
+  (select json_object_agg(g.id, g.supplier_price_cents) from ${orderLines} l join game_facts g on g.id = l.game_id where l.order_id = ${orderId}) as prices`;
 
 type DeliveryReads = { lines: Array<Record<string, unknown>>; buyer: OrderToDeliver['buyer'] | null; prices: Record<string, number> | null };
 
@@ -239,7 +239,7 @@ export async function deliveryOfPaid(db: Db, order: OrderRow): Promise<OrderToDe
 /** Who gets an order's mails: its customer while the account exists, or the guest's e-mail. */
 export async function buyerOf(db: Db, order: Pick<OrderRow, 'userId' | 'email'>): Promise<{ email: string; username: string | null } | undefined> {
   if (order.userId) {
-    const [buyer] = await db.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, order.userId));
+    const [buyer] = await db.select({ email: userFacts.email, username: userFacts.username }).from(userFacts).where(eq(userFacts.id, order.userId));
     if (buyer) return buyer;
   }
   return order.email ? { email: order.email, username: null } : undefined;

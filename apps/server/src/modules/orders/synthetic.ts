@@ -17,7 +17,7 @@ export async function seedOrderHistory(db: Db, count: number, days = 180): Promi
     db,
     sql`with top as (
           select row_number() over (order by popularity desc, id) - 1 as k, id as game_id, supplier_product_id, title, image, platform, price_cents, supplier_price_cents
-          from (select * from games where active and not hidden order by popularity desc, id limit ${GAMES}) t
+          from (select * from game_facts where active and not hidden order by popularity desc, id limit ${GAMES}) t
         ),
         src as (
           select n, 'seedorder' || lpad(n::text, 10, '0') as id, 'seeduser' || lpad((1 + (n * 7919) % ${CUSTOMERS})::text, 10, '0') as user_id,

@@ -2,3 +2,5 @@
 export type { SellersService } from './service.ts';
 export type { SellerRow } from './store.ts';
 export { sellerGuards, SELLER_API } from './routes.ts';
+// The read model of a seller (decision 033).
+export { sellerFacts } from './schema.ts';

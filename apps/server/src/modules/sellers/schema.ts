@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, pgView, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { SELLER_STATUSES, type SellerStatus } from '@keystore/contract';
 import { listOf, moment } from '../../db/columns.ts';
 import { users } from '../users/schema.ts';
@@ -55,4 +55,15 @@ export const sellerApiKeys = pgTable(
     lastUsedAt: moment('last_used_at'),
   },
   (table) => [uniqueIndex('seller_api_keys_hash_idx').on(table.keyHash), index('seller_api_keys_seller_idx').on(table.sellerId)],
+);
+
+/**
+ * The read model other modules may read of a seller (decision 033): its name and whether the store sells
+ * from it (status, below the score floor, score for ties), and the days a sale's money is held. The
+ * offers module reads it inside the best-offer statement, so it stays one query.
+ */
+export const sellerFacts = pgView('seller_facts').as((qb) =>
+  qb
+    .select({ id: sellers.id, name: sellers.name, status: sellers.status, belowFloor: sellers.belowFloor, score: sellers.score, holdDays: sellers.holdDays })
+    .from(sellers),
 );

@@ -1,7 +1,7 @@
 // A seller's score from outcomes over the last 90 days (issue 24), never from stars: deliveries whose
 // keys came on the first try, the p90 time of a provide, claims found valid per 100 keys, and refunds,
-// smoothed toward 90 (contract: scoreValue). Read from the orders, reservations, claims and ledger
-// (their tables by name: this file only reads). Refreshed every minute into the sellers row, where the
+// smoothed toward 90 (contract: scoreValue). Read from the read models the orders, offers, claims and
+// ledger modules publish (decision 033). Refreshed every minute into the sellers row, where the
 // store reads it to break price ties and to take a seller below the owner's floor out of the store.
 import { sql } from 'drizzle-orm';
 import { HOUSE_SELLER_ID, SCORE_FLOOR_AFTER, SCORE_WINDOW_DAYS, scoreValue, type SellerScore } from '@keystore/contract';
@@ -25,16 +25,14 @@ export async function sellerScores(db: Db, sellerIds?: string[]): Promise<Map<st
   const rows = await queryRows<Figures>(
     db,
     sql`select s.id as seller_id,
-          (select count(*)::int from order_lines l join orders o on o.id = l.order_id
-             where l.seller_id = s.id and o.delivered_at > ${since}) as lines,
-          (select coalesce(sum(l.quantity), 0)::int from order_lines l join orders o on o.id = l.order_id
-             where l.seller_id = s.id and o.delivered_at > ${since}) as keys,
-          (select count(*)::int from seller_reservations r where r.seller_id = s.id and r.state = 'failed' and r.provide_calls > 0 and r.updated_at > ${since}) as failed,
-          (select count(*)::int from seller_reservations r where r.seller_id = s.id and r.state = 'delivered' and r.provide_calls > 1 and r.updated_at > ${since}) as retried,
-          (select percentile_cont(0.9) within group (order by r.provide_seconds)::float8 from seller_reservations r
+          (select count(*)::int from sold_lines l where l.seller_id = s.id and l.delivered_at > ${since}) as lines,
+          (select coalesce(sum(l.quantity), 0)::int from sold_lines l where l.seller_id = s.id and l.delivered_at > ${since}) as keys,
+          (select count(*)::int from reservation_outcomes r where r.seller_id = s.id and r.state = 'failed' and r.provide_calls > 0 and r.updated_at > ${since}) as failed,
+          (select count(*)::int from reservation_outcomes r where r.seller_id = s.id and r.state = 'delivered' and r.provide_calls > 1 and r.updated_at > ${since}) as retried,
+          (select percentile_cont(0.9) within group (order by r.provide_seconds)::float8 from reservation_outcomes r
              where r.seller_id = s.id and r.provide_seconds is not null and r.updated_at > ${since}) as p90,
-          (select count(*)::int from claims c where c.seller_id = s.id and c.state in ('replaced', 'refunded') and c.created_at > ${since}) as claims,
-          (select count(*)::int from ledger_entries e where e.seller_id = s.id and e.kind in ('refund', 'claim') and e.at > ${since}) as refunds
+          (select count(*)::int from claim_outcomes c where c.seller_id = s.id and c.state in ('replaced', 'refunded') and c.created_at > ${since}) as claims,
+          (select count(*)::int from seller_postings e where e.seller_id = s.id and e.kind in ('refund', 'claim') and e.at > ${since}) as refunds
         from sellers s where s.id <> ${HOUSE_SELLER_ID} ${sellerIds ? sql`and s.id in ${inList(sellerIds)}` : sql``}`,
   );
   return new Map(rows.map((row) => [row.seller_id, scoreOf(row)]));

@@ -273,15 +273,15 @@ export class SellersService {
     return {
       items: rows.map((row) => {
         const state = states.get(row.id);
-        const commission = row.commission_cents ?? 0;
+        const commission = row.commissionCents ?? 0;
         return {
-          orderId: row.order_id,
-          date: row.paid_at.toISOString(),
-          gameId: row.game_id,
+          orderId: row.orderId,
+          date: row.paidAt.toISOString(),
+          gameId: row.gameId,
           title: row.title,
           quantity: row.quantity,
-          price: centsToEuro(row.unit_price_cents),
-          net: centsToEuro((row.unit_price_cents - commission) * row.quantity),
+          price: centsToEuro(row.unitPriceCents),
+          net: centsToEuro((row.unitPriceCents - commission) * row.quantity),
           state: row.refunded || state?.refunded ? 'refunded' : !state ? 'awaiting delivery' : state.released ? 'available' : 'held',
         };
       }),

@@ -1,8 +1,11 @@
 // Data access for sellers (their accounts, applications, commission, hold, webhook endpoint and score)
-// and their API keys. Offers and keys are the offers module's (decision 031).
-import { and, asc, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
+// and their API keys. Offers and keys are the offers module's (decision 031), sold lines the orders
+// module's: read through the views they publish (decision 033).
+import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import { HOUSE_SELLER_ID, type SellerStatus } from '@keystore/contract';
-import { inList, queryRows, type Db } from '../../db/client.ts';
+import { queryRows, type Db } from '../../db/client.ts';
+import { offerStock } from '../offers/ports.ts';
+import { soldLines } from '../orders/ports.ts';
 import { sellerApiKeys, sellers } from './schema.ts';
 
 export type SellerRow = typeof sellers.$inferSelect;
@@ -50,20 +53,6 @@ export async function updateSeller(
   return row;
 }
 
-/** Offers and available keys per seller. */
-export async function sellerCounts(db: Db, sellerIds: string[]): Promise<Map<string, { offers: number; keys: number }>> {
-  const counts = new Map(sellerIds.map((id) => [id, { offers: 0, keys: 0 }]));
-  if (sellerIds.length === 0) return counts;
-  const rows = await queryRows<{ seller_id: string; offers: number; keys: number }>(
-    db,
-    sql`select o.seller_id, count(*)::int as offers,
-          coalesce(sum((select count(*) from seller_keys k where k.offer_id = o.id and k.state = 'available')), 0)::int as keys
-        from offers o where o.seller_id in ${inList(sellerIds)} group by o.seller_id`,
-  );
-  for (const row of rows) counts.set(row.seller_id, { offers: row.offers, keys: row.keys });
-  return counts;
-}
-
 // --- API keys ------------------------------------------------------------------------------------
 
 export async function insertApiKey(db: Db, row: typeof sellerApiKeys.$inferInsert): Promise<void> {
@@ -85,24 +74,32 @@ export async function sellerOfApiKey(db: Db, keyHash: string): Promise<SellerRow
   return key ? findSeller(db, key.sellerId) : undefined;
 }
 
+/** Offers and available keys per seller (the offers module's read model). */
+export async function sellerCounts(db: Db, sellerIds: string[]): Promise<Map<string, { offers: number; keys: number }>> {
+  const counts = new Map(sellerIds.map((id) => [id, { offers: 0, keys: 0 }]));
+  if (sellerIds.length === 0) return counts;
+  const rows = await db
+    .select({ sellerId: offerStock.sellerId, offers: count(), keys: sql<number>`coalesce(sum(${offerStock.availableKeys}), 0)::int` })
+    .from(offerStock)
+    .where(inArray(offerStock.sellerId, sellerIds))
+    .groupBy(offerStock.sellerId);
+  for (const row of rows) counts.set(row.sellerId, { offers: row.offers, keys: row.keys });
+  return counts;
+}
+
+/** A page of a seller's paid lines, newest first, and how many there are (the orders module's read model). */
 export async function salesOf(db: Db, sellerId: string, page: number, pageSize: number) {
-  const [counted] = await queryRows<{ total: number }>(
-    db,
-    sql`select count(*)::int as total from order_lines l join orders o on o.id = l.order_id
-        where l.seller_id = ${sellerId} and o.paid_at is not null`,
-  );
-  const rows = await queryRows<{
-    id: string; order_id: string; paid_at: Date; game_id: string; title: string; quantity: number; unit_price_cents: number;
-    commission_cents: number | null; refunded: boolean;
-  }>(
-    db,
-    sql`select l.id, l.order_id, o.paid_at, l.game_id, l.title, l.quantity, l.unit_price_cents, l.commission_cents,
-          (l.refunded_at is not null or o.status = 'Refunded') as refunded
-        from order_lines l join orders o on o.id = l.order_id
-        where l.seller_id = ${sellerId} and o.paid_at is not null
-        order by o.paid_at desc, l.id limit ${pageSize} offset ${(page - 1) * pageSize}`,
-  );
-  return { total: counted?.total ?? 0, rows: rows.map((row) => ({ ...row, paid_at: new Date(row.paid_at) })) };
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(soldLines)
+      .where(eq(soldLines.sellerId, sellerId))
+      .orderBy(desc(soldLines.paidAt), asc(soldLines.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(soldLines).where(eq(soldLines.sellerId, sellerId)),
+  ]);
+  return { total: counted?.total ?? 0, rows: rows.map((row) => ({ ...row, paidAt: row.paidAt! })) };
 }
 
 export function isHouse(sellerId: string): boolean {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { pgTable, pgView, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { Role } from '@keystore/contract';
 import { moment } from '../../db/columns.ts';
 
@@ -21,4 +21,12 @@ export const users = pgTable(
     updatedAt: moment('updated_at').notNull().default(sql`now()`),
   },
   (table) => [uniqueIndex('users_email_idx').on(table.email), uniqueIndex('users_username_lower_idx').on(sql`lower(${table.username})`)],
+);
+
+/**
+ * The read model other modules may read of an account (decision 033): who it is, its role and whether it
+ * is blocked. A view, so a reader's query stays one statement and the columns behind it stay ours.
+ */
+export const userFacts = pgView('user_facts').as((qb) =>
+  qb.select({ id: users.id, email: users.email, username: users.username, role: users.role, blockedAt: users.blockedAt }).from(users),
 );
