@@ -46,6 +46,10 @@ export const AUDIT_ACTIONS = [
   'payout.run',
   'payout.paid',
   'claim.decide',
+  'risk.rules',
+  'risk.disposable-domains',
+  'risk.block',
+  'risk.unblock',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

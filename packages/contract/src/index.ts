@@ -20,6 +20,7 @@ export * from './news-rules.ts';
 export * from './pages.ts';
 export * from './admin-rules.ts';
 export * from './seller-rules.ts';
+export * from './risk-rules.ts';
 
 // Zod schemas of requests and answers.
 export * from './fields.ts';
@@ -38,3 +39,4 @@ export * from './claim-rules.ts';
 export * from './claims.ts';
 export * from './gift-rules.ts';
 export * from './gifts.ts';
+export * from './risk.ts';
