@@ -15,6 +15,7 @@ import * as newsTables from '../modules/news/schema.ts';
 import * as notificationsTables from '../modules/notifications/schema.ts';
 import * as ordersTables from '../modules/orders/schema.ts';
 import * as paymentsTables from '../modules/payments/schema.ts';
+import * as riskTables from '../modules/risk/schema.ts';
 import * as offersTables from '../modules/offers/schema.ts';
 import * as sellersTables from '../modules/sellers/schema.ts';
 import * as supportTables from '../modules/support/schema.ts';
@@ -35,6 +36,7 @@ export const schema = {
   ...notificationsTables,
   ...ordersTables,
   ...paymentsTables,
+  ...riskTables,
   ...offersTables,
   ...sellersTables,
   ...supportTables,
