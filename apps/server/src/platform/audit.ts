@@ -15,7 +15,7 @@ export interface AuditActor {
 }
 
 export interface AuditTarget {
-  type: 'order' | 'user' | 'game' | 'settings' | 'catalog' | 'support' | 'news' | 'notification' | 'seller' | 'payout' | 'payouts' | 'claim';
+  type: 'order' | 'user' | 'game' | 'settings' | 'catalog' | 'support' | 'news' | 'notification' | 'seller' | 'payout' | 'payouts' | 'claim' | 'risk';
   id: string;
 }
 
