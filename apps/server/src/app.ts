@@ -30,6 +30,8 @@ import { OrderJobs } from './modules/orders/jobs.ts';
 import { ordersRoutes } from './modules/orders/routes.ts';
 import { OrdersService } from './modules/orders/service.ts';
 import { paymentsFromConfig, registerPaymentRoutes } from './modules/payments/plugin.ts';
+import { riskRoutes } from './modules/risk/routes.ts';
+import { RiskService } from './modules/risk/service.ts';
 import { headHtml, pageHead, storeMetaHtml } from './modules/seo/pages.ts';
 import { sellerRoutes } from './modules/sellers/routes.ts';
 import { SellersService } from './modules/sellers/service.ts';
@@ -80,6 +82,7 @@ declare module 'fastify' {
     sellers: SellersService;
     offers: OffersService;
     claims: ClaimsService;
+    risk: RiskService;
     users: UsersService;
   }
 }
@@ -143,6 +146,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   gifts.subscribeTo(events);
   const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission, offers, links, gifts });
   orders.subscribeTo(events);
+  // The risk desk counts a month's sales from the dashboard's figures: paid orders by the day of payment.
+  const salesIn = async (from: Date, to: Date) =>
+    (await orders.figures(from.toISOString().slice(0, 10), new Date(to.getTime() - 1).toISOString().slice(0, 10), 0)).byDay.reduce((sum, day) => sum + day.orders, 0);
+  const risk = new RiskService({ database, secrets: [config.secrets.jwt, ...config.secrets.jwtPrevious], salesIn });
   const claims = new ClaimsService({ database, library, refunds: orders.refunds, orders, gifts, offers, sellers, notifications, accounts, mailer, mailContext, events, log: app.log });
   // Jobs on every instance, each taking its own rows (skip locked) or moving each row once: cancels owed to
   // declared sellers, offers back from the breaker, sellers' scores, claims a seller left unanswered a day.
@@ -180,6 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('sellers', sellers);
   app.decorate('offers', offers);
   app.decorate('claims', claims);
+  app.decorate('risk', risk);
   app.decorate('users', users);
 
   // Their lives: started once the app is ready, stopped with it.
@@ -237,6 +245,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(adminCatalogRoutes, { catalog, users, sellers, orders, database });
   await app.register(adminSellerRoutes, { sellers, ledger, users, database, payoutMinimumCents: config.payoutMinimumCents });
   await app.register(adminSupportRoutes, { support, users });
+  await app.register(riskRoutes, { risk, actorOf: (request) => actorOf(users, request) });
   const storeMeta = storeMetaHtml({ supportEmail: config.mail.supportEmail });
   await registerWebApp(app, config.webDist, async (pathname, chunks) => {
     const head = await pageHead(pathname, catalog, config.publicUrl, news);

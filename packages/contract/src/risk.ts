@@ -169,7 +169,9 @@ export const blocklistSchema = z.array(blocklistEntrySchema).meta({ id: 'Blockli
 
 // --- Backtest and the monthly figure -----------------------------------------------------------
 
-const ISO_MOMENT = /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+/** A year the store can have sold in (1970 on): year 0 and the like are neither JavaScript's nor PostgreSQL's. */
+const YEAR = String.raw`(?:19[7-9]\d|[2-9]\d{3})`;
+const ISO_MOMENT = new RegExp(String.raw`^(${YEAR}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:\d{2}))?$`);
 
 /** A date (midnight UTC) or a moment with its offset, as a Date; 2026-02-30 is refused. */
 const isoMoment = safeText(m.dateInvalid)
@@ -184,7 +186,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** POST /api/admin/risk/backtest: a rule set to replay over the assessments made in [from, to). */
 export const backtestRequestSchema = z
   .object({ rules: riskRulesSchema, from: isoMoment, to: isoMoment })
-  .refine(({ from, to }) => from < to && to.getTime() - from.getTime() <= BACKTEST_MAX_DAYS * DAY_MS, { message: m.periodInvalid, path: ['to'] });
+  .refine(({ from, to }) => from < to && to.getTime() - from.getTime() <= BACKTEST_MAX_DAYS * DAY_MS, {
+    message: m.periodInvalid,
+    path: ['to'],
+    // Only two dates make a period: with a field refused, its text was never made a Date.
+    when: (payload) => payload.issues.length === 0,
+  });
 export type BacktestRequest = z.input<typeof backtestRequestSchema>;
 
 export const backtestSchema = z
@@ -206,7 +213,7 @@ export type Backtest = z.infer<typeof backtestSchema>;
 /** GET /api/admin/risk/figures?month=YYYY-MM (default: this month, UTC). */
 export const riskFiguresQuerySchema = z.object({
   month: safeText(m.monthInvalid)
-    .regex(/^\d{4}-(?:0[1-9]|1[0-2])$/, m.monthInvalid)
+    .regex(new RegExp(`^${YEAR}-(?:0[1-9]|1[0-2])$`), m.monthInvalid)
     .optional(),
 });
 
