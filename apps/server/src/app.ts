@@ -146,10 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   gifts.subscribeTo(events);
   const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission, offers, links, gifts });
   orders.subscribeTo(events);
-  // The risk desk counts a month's sales from the dashboard's figures: paid orders by the day of payment.
-  const salesIn = async (from: Date, to: Date) =>
-    (await orders.figures(from.toISOString().slice(0, 10), new Date(to.getTime() - 1).toISOString().slice(0, 10), 0)).byDay.reduce((sum, day) => sum + day.orders, 0);
-  const risk = new RiskService({ database, secrets: [config.secrets.jwt, ...config.secrets.jwtPrevious], salesIn });
+  const risk = new RiskService({ database, secrets: [config.secrets.jwt, ...config.secrets.jwtPrevious] });
   const claims = new ClaimsService({ database, library, refunds: orders.refunds, orders, gifts, offers, sellers, notifications, accounts, mailer, mailContext, events, log: app.log });
   // Jobs on every instance, each taking its own rows (skip locked) or moving each row once: cancels owed to
   // declared sellers, offers back from the breaker, sellers' scores, claims a seller left unanswered a day.

@@ -215,6 +215,9 @@ describe('backtest and the monthly figure', () => {
     await noteOutcome(paid[2]!, 'early-fraud-warning');
     const now = (await get(`/api/admin/risk/figures?month=${month}`)).json<RiskFigures>();
     expect(now).toMatchObject({ month, disputes: 1, fraudWarnings: 1, sales: 4, ratio: 0.5, alarm: true });
+    // A sale refunded later still counts: the card networks count the sales a dispute can follow.
+    expect((await post(`/api/admin/orders/${paid[3]}/refund`, { reason: 'changed their mind' })).statusCode).toBe(200);
+    expect((await get(`/api/admin/risk/figures?month=${month}`)).json<RiskFigures>()).toMatchObject({ sales: 4 });
   });
 
   it.each(['2025-13', '2025-3', '25-03', 'March', '0050-01'])('refuses the month %s with 400', async (month) => {

@@ -15,13 +15,12 @@ let second: Database | undefined;
 let other: RiskService;
 let n = 0;
 const email = () => `tester.${(n += 1)}${Math.random().toString(36).slice(2, 8)}@gmail.com`;
-const noSales = async () => 0;
 
 beforeAll(async () => {
   shared = await freshDatabase();
   t = await buildTestApp({ database: shared });
   second = shared.url ? await openDatabase({ url: shared.url }) : undefined;
-  other = new RiskService({ database: second ?? shared, secrets: [t.config.secrets.jwt], salesIn: noSales });
+  other = new RiskService({ database: second ?? shared, secrets: [t.config.secrets.jwt] });
 });
 afterAll(async () => {
   await t?.close();

@@ -185,9 +185,9 @@ describe('risk desk: blocklist', () => {
 
   it('still finds an entry after JWT_SECRET is rotated, while the old secret is kept as previous', async () => {
     await t.app.risk.blocklist.block(t.database.db, { email: 'rotated@gmail.com' }, '', null);
-    const rotated = new RiskService({ database: t.database, secrets: ['a-new-secret-a-new-secret-a-new-secret-0', t.config.secrets.jwt], salesIn: async () => 0 });
+    const rotated = new RiskService({ database: t.database, secrets: ['a-new-secret-a-new-secret-a-new-secret-0', t.config.secrets.jwt] });
     expect(await rotated.blocklist.isBlocked({ email: 'rotated@gmail.com' })).toBe(true);
-    const forgotten = new RiskService({ database: t.database, secrets: ['a-new-secret-a-new-secret-a-new-secret-0'], salesIn: async () => 0 });
+    const forgotten = new RiskService({ database: t.database, secrets: ['a-new-secret-a-new-secret-a-new-secret-0'] });
     expect(await forgotten.blocklist.isBlocked({ email: 'rotated@gmail.com' })).toBe(false);
   });
 

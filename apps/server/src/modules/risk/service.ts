@@ -21,6 +21,7 @@ import { CardTesting } from './card-testing.ts';
 import { DisposableDomains } from './disposable.ts';
 import { domainOf, IdentityHasher, type RiskIdentities } from './identities.ts';
 import { RiskRuleSets } from './rule-sets.ts';
+import { soldLines } from '../orders/ports.ts';
 import { riskAssessments, riskOutcomes } from './schema.ts';
 
 export type AssessmentRow = typeof riskAssessments.$inferSelect;
@@ -32,8 +33,6 @@ export interface RiskDeps {
   database: Database;
   /** The secrets identities are hashed under: JWT_SECRET, then JWT_SECRET_PREVIOUS. */
   secrets: readonly string[];
-  /** Paid orders in [from, to): the sales of the monthly dispute ratio, counted by the module that owns orders. */
-  salesIn: (from: Date, to: Date) => Promise<number>;
 }
 
 /** Stored assessments replayed per batch, so a year of orders never sits in memory at once. */
@@ -173,11 +172,20 @@ export class RiskService {
     const counted = (kind: FraudOutcome) => outcomes.find((row) => row.kind === kind)?.n ?? 0;
     const disputes = counted('dispute');
     const fraudWarnings = counted('early-fraud-warning');
-    const sales = await this.deps.salesIn(from, to);
+    const sales = await paidOrdersIn(this.db, from, to);
     const frauds = disputes + fraudWarnings;
     const ratio = sales > 0 ? frauds / sales : 0;
     // Frauds in a month without sales (disputes arrive weeks after the sale) have no ratio, but still ring.
     const alarm = sales > 0 ? ratio >= CARD_NETWORK_THRESHOLDS.alarm : frauds > 0;
     return { month, disputes, fraudWarnings, sales, ratio, thresholds: { ...CARD_NETWORK_THRESHOLDS }, alarm };
   }
+}
+
+/** Orders paid in [from, to): the sales of the monthly dispute ratio, read from the orders module's read model (decision 033). */
+async function paidOrdersIn(db: Db, from: Date, to: Date): Promise<number> {
+  const [row] = await db
+    .select({ sales: sql<number>`count(distinct ${soldLines.orderId})::int` })
+    .from(soldLines)
+    .where(and(gte(soldLines.paidAt, from), lt(soldLines.paidAt, to)));
+  return row?.sales ?? 0;
 }
