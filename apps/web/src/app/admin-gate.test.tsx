@@ -55,6 +55,7 @@ describe('the back office for the admin', () => {
       ['Sellers', '/admin/sellers'],
       ['Payouts', '/admin/payouts'],
       ['Claims', '/admin/claims'],
+      ['Risk desk', '/admin/risk'],
       ['Support', '/admin/support'],
       ['Audit log', '/admin/audit'],
       ['News', '/admin/news'],

@@ -9,6 +9,7 @@ import {
   AdminOrderPage,
   AdminOrdersPage,
   AdminPayoutsPage,
+  AdminRiskPage,
   AdminSellersPage,
   AdminSupportPage,
   AdminUserPage,
@@ -33,6 +34,7 @@ export default function BackOffice() {
         <Route path="catalogue" element={<AdminCataloguePage />} />
         <Route path="sellers" element={<AdminSellersPage />} />
         <Route path="payouts" element={<AdminPayoutsPage />} />
+        <Route path="risk" element={<AdminRiskPage />} />
         <Route path="claims" element={<AdminClaimsPage />} />
         <Route path="support" element={<AdminSupportPage />} />
         <Route path="audit" element={<AdminAuditPage />} />

@@ -11,4 +11,5 @@ export { AdminSupportPage } from './support-page.tsx';
 export { AdminAuditPage } from './audit-page.tsx';
 export { AdminSellersPage } from './sellers-page.tsx';
 export { AdminPayoutsPage } from './payouts-page.tsx';
+export { AdminRiskPage } from './risk-page.tsx';
 export { AdminClaimsPage } from './claims-page.tsx';

@@ -9,6 +9,7 @@ const SECTIONS = [
   { to: '/admin/sellers', label: 'Sellers', end: false },
   { to: '/admin/payouts', label: 'Payouts', end: false },
   { to: '/admin/claims', label: 'Claims', end: false },
+  { to: '/admin/risk', label: 'Risk desk', end: false },
   { to: '/admin/support', label: 'Support', end: false },
   { to: '/admin/audit', label: 'Audit log', end: false },
   { to: '/admin/news', label: 'News', end: false },

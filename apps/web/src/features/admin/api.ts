@@ -19,6 +19,10 @@ import type {
   AdminUserList,
   AdminUserPatch,
   AuditList,
+  Backtest,
+  BacktestRequest,
+  BlocklistCreate,
+  BlocklistEntry,
   Claim,
   ClaimOutcome,
   ClaimState,
@@ -27,6 +31,10 @@ import type {
   Notification,
   OrderStatus,
   Payout,
+  RiskFigures,
+  RiskRule,
+  RiskRuleSet,
+  RiskRulesUpdate,
   SellerStatus,
   SupportStatus,
   SyncRun,
@@ -287,4 +295,57 @@ export function useDecideClaim() {
       apiSend<{ claim: Claim }, { outcome: ClaimOutcome; note: string }>('POST', `/api/admin/claims/${encodeURIComponent(id)}/decide`, { outcome, note }),
     onSettled: () => Promise.all([keys.claims, keys.sellers, keys.ledger, keys.orders, keys.stats, keys.audit].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
+}
+
+// --- The risk desk (issue 29) --------------------------------------------------------------------
+
+const riskKeys = {
+  rules: [...ADMIN, 'risk', 'rules'] as const,
+  blocklist: [...ADMIN, 'risk', 'blocklist'] as const,
+  figures: [...ADMIN, 'risk', 'figures'] as const,
+};
+
+export function riskRulesQuery() {
+  return queryOptions({ queryKey: riskKeys.rules, queryFn: () => apiGet<RiskRuleSet>('/api/admin/risk/rules') });
+}
+
+export function riskFiguresQuery() {
+  return queryOptions({ queryKey: riskKeys.figures, queryFn: () => apiGet<RiskFigures>('/api/admin/risk/figures') });
+}
+
+export function blocklistQuery() {
+  return queryOptions({ queryKey: riskKeys.blocklist, queryFn: () => apiGet<BlocklistEntry[]>('/api/admin/risk/blocklist') });
+}
+
+/** Saves the rules as the next version; the audit log has it too. */
+export function useSaveRiskRules() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (rules: RiskRule[]) => apiSend<RiskRuleSet, RiskRulesUpdate>('PUT', '/api/admin/risk/rules', { rules }),
+    onSuccess: (saved) => {
+      client.setQueryData(riskKeys.rules, saved);
+      void client.invalidateQueries({ queryKey: keys.audit });
+    },
+  });
+}
+
+export function useBlock() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (entry: BlocklistCreate) => apiSend<BlocklistEntry, BlocklistCreate>('POST', '/api/admin/risk/blocklist', entry),
+    onSuccess: () => void client.invalidateQueries({ queryKey: riskKeys.blocklist }),
+  });
+}
+
+export function useUnblock() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiSend<void>('DELETE', `/api/admin/risk/blocklist/${encodeURIComponent(id)}`),
+    onSuccess: () => void client.invalidateQueries({ queryKey: riskKeys.blocklist }),
+  });
+}
+
+/** Replays a rule set over the assessments of a period: what it would have held, caught and delayed. */
+export function useBacktest() {
+  return useMutation({ mutationFn: (request: BacktestRequest) => apiSend<Backtest, BacktestRequest>('POST', '/api/admin/risk/backtest', request) });
 }
