@@ -9,8 +9,6 @@ import { PageSkeleton } from '../../ui/page-skeleton.tsx';
 import { giftClaimsQuery, giftQuery, type GiftLink } from './api.ts';
 import { KeyProblem, latestClaims } from './key-problem.tsx';
 import { RevealKey } from './reveal-key.tsx';
-import { LinkProblem } from './link-problem.tsx';
-import shared from './link-page.module.css';
 import styles from './gift-page.module.css';
 
 // Not in the contract's messages: only this page shows it, when the server said nothing (no answer, a 5xx).
@@ -90,11 +88,11 @@ function GiftView({ link }: { link: GiftLink }) {
       <div className={styles.panel}>
         <p className={styles.note}>Keep this link: it is how you reach your keys. With a Keystore account on the e-mail this gift was sent to, you also find them in your library.</p>
         {status === 'signed-in' ? (
-          <Link to="/library" className={shared.secondary}>
+          <Link to="/library" className={styles.secondary}>
             Go to my library
           </Link>
         ) : (
-          <button type="button" className={shared.secondary} onClick={() => openAuthDialog('signup')}>
+          <button type="button" className={styles.secondary} onClick={() => openAuthDialog('signup')}>
             Create an account
           </button>
         )}
@@ -113,11 +111,16 @@ function keysOf(gift: Gift, gameId: string) {
 function GiftProblem({ error }: { error?: Error }) {
   const linkInvalid = !error || (error instanceof ApiError && [400, 401, 404].includes(error.status));
   return (
-    <LinkProblem id="gift-title" title="Your gift" message={linkInvalid ? giftMessages.giftNotFound : messageOf(error, GIFT_LOAD_FAILED)}>
-      <Link to="/store" className={shared.primary}>
+    <section className={styles.closed} aria-labelledby="gift-title">
+      <title>Your gift · Keystore</title>
+      <h1 id="gift-title" className={styles.title}>
+        Your gift
+      </h1>
+      <p role="alert">{linkInvalid ? giftMessages.giftNotFound : messageOf(error, GIFT_LOAD_FAILED)}</p>
+      <Link to="/store" className={styles.primary}>
         Back to Store
       </Link>
-    </LinkProblem>
+    </section>
   );
 }
 
@@ -134,8 +137,8 @@ function GiftIcon() {
 function GiftSkeleton() {
   return (
     <PageSkeleton className={styles.page} label="Your gift" status="Loading your gift">
-      <div className={`${shared.bone} ${styles.heroBone}`} />
-      <div className={`${shared.bone} ${styles.cardBone}`} />
+      <div className={`${styles.bone} ${styles.heroBone}`} />
+      <div className={styles.bone} />
     </PageSkeleton>
   );
 }

@@ -15,8 +15,6 @@ import { orderClaimsQuery, type OrderLink } from './api.ts';
 import { KeyProblem, latestClaims } from './key-problem.tsx';
 import { RevealKey } from './reveal-key.tsx';
 import { awaitsDelivery } from './use-purchases.ts';
-import { LinkProblem } from './link-problem.tsx';
-import shared from './link-page.module.css';
 import styles from './order-page.module.css';
 
 /** How often a paid order whose keys are on their way is asked about: the page may stay open a while when a seller's keys are late. */
@@ -88,7 +86,7 @@ function OrderView({ link, signedIn }: { link: OrderLink; signedIn: boolean }) {
           </ul>
           {order.declineReason && <p className={styles.muted}>{order.declineReason}</p>}
           {payable && (
-            <Link to={withOrderToken(`/pay/${encodeURIComponent(order._id)}`, link.token)} className={shared.primary}>
+            <Link to={withOrderToken(`/pay/${encodeURIComponent(order._id)}`, link.token)} className={styles.primary}>
               Pay now
             </Link>
           )}
@@ -163,16 +161,23 @@ function OrderFacts({ order }: { order: Order }) {
 function OrderProblem({ error, signedIn }: { error: Error; signedIn: boolean }) {
   const linkInvalid = error instanceof ApiError && (error.status === 401 || error.status === 404);
   return (
-    <LinkProblem id="order-title" title="Your order" message={linkInvalid ? orderMessages.orderLinkInvalid : messageOf(error, orderUiMessages.orderLoadFailed)}>
-      {!signedIn && (
-        <button type="button" className={shared.primary} onClick={() => openAuthDialog('login')}>
-          Sign in
-        </button>
-      )}
-      <Link to="/store" className={signedIn ? shared.primary : shared.secondary}>
-        Back to Store
-      </Link>
-    </LinkProblem>
+    <section className={styles.closed} aria-labelledby="order-title">
+      <title>Your order · Keystore</title>
+      <h1 id="order-title" className={styles.title}>
+        Your order
+      </h1>
+      <p role="alert">{linkInvalid ? orderMessages.orderLinkInvalid : messageOf(error, orderUiMessages.orderLoadFailed)}</p>
+      <div className={styles.actions}>
+        {!signedIn && (
+          <button type="button" className={styles.primary} onClick={() => openAuthDialog('login')}>
+            Sign in
+          </button>
+        )}
+        <Link to="/store" className={signedIn ? styles.primary : styles.secondary}>
+          Back to Store
+        </Link>
+      </div>
+    </section>
   );
 }
 
@@ -191,7 +196,7 @@ function useCartEmptiedWhenJustPaid(order: Order | undefined): void {
 function OrderSkeleton() {
   return (
     <PageSkeleton className={styles.page} label="Your order" status="Loading your order">
-      <div className={shared.bone} />
+      <div className={styles.bone} />
     </PageSkeleton>
   );
 }
