@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { actorOf } from './modules/admin/actor.ts';
 import { OperatorAlerts } from './modules/admin/alerts.ts';
+import { subscribeReviewAlerts } from './modules/admin/review-alerts.ts';
 import { adminAuditRoutes } from './modules/admin/audit-routes.ts';
 import { adminCatalogRoutes } from './modules/admin/catalog-routes.ts';
 import { adminOrderRoutes } from './modules/admin/order-routes.ts';
@@ -144,9 +145,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const links = new SignedLinks(config.secrets.jwt, config.secrets.jwtPrevious);
   const gifts = new GiftsService({ database, library, catalog, accounts, links, mailer, mailContext, log: app.log });
   gifts.subscribeTo(events);
-  const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission, offers, links, gifts });
-  orders.subscribeTo(events);
   const risk = new RiskService({ database, secrets: [config.secrets.jwt, ...config.secrets.jwtPrevious] });
+  const orders = new OrdersService({ database, config, library, ledger, accounts, mailer, supplier, providers: payments.providers, log: app.log, events, admission: app.admission, offers, links, gifts, risk });
+  orders.subscribeTo(events);
   const claims = new ClaimsService({ database, library, refunds: orders.refunds, orders, gifts, offers, sellers, notifications, accounts, mailer, mailContext, events, log: app.log });
   // Jobs on every instance, each taking its own rows (skip locked) or moving each row once: cancels owed to
   // declared sellers, offers back from the breaker, sellers' scores, claims a seller left unanswered a day.
@@ -164,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const support = new SupportService({ database, config, mailer, orders, ai, log: app.log });
   const news = new NewsService({ database, dataDir: config.dataDir, catalog, ai, log: app.log, events });
   const orderJobs = new OrderJobs(database, orders, app.log);
+  subscribeReviewAlerts(events, { users, notifications, mailer, mailContext: { publicUrl: config.publicUrl, supportEmail: config.mail.supportEmail } });
   const alerts = new OperatorAlerts({
     database,
     orders,
@@ -224,7 +226,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAuditing(app, database, (request) => actorOf(users, request));
   await registerUploads(app);
   await app.register(usersRoutes, { users });
-  await registerPaymentRoutes(app, { config, database, payments, orders });
+  await registerPaymentRoutes(app, { config, database, payments, orders, risk });
   await app.register(ordersRoutes, { orders });
   await app.register(libraryRoutes, { library, sentGifts: (userId) => gifts.sentBy(userId) });
   await app.register(giftRoutes, { gifts });

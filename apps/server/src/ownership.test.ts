@@ -122,6 +122,8 @@ describe('table ownership', () => {
   it('every module publishes its read models in its own schema.ts', () => {
     expect(Object.fromEntries(publishedViews())).toEqual({
       user_facts: 'users',
+      untrusted_sign_ins: 'auth',
+      known_addresses: 'auth',
       game_facts: 'catalog',
       seller_facts: 'sellers',
       sold_lines: 'orders',

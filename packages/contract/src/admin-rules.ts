@@ -33,6 +33,8 @@ export const AUDIT_ACTIONS = [
   'order.refund',
   'order.resend',
   'order.retry-delivery',
+  'order.approve',
+  'order.cancel',
   'user.role',
   'user.block',
   'user.unblock',

@@ -17,6 +17,7 @@ import {
 import { idField, safeText } from './fields.ts';
 import { purchaseHistoryEntrySchema } from './accounts.ts';
 import { orderSchema } from './orders.ts';
+import { orderRiskSchema } from './risk.ts';
 import { sellerCommissionSettingsSchema } from './sellers.ts';
 
 /** A real calendar day (2026-02-30 is refused here, not by the database). */
@@ -123,6 +124,8 @@ export const adminOrderSchema = z
     /** The keys delivered, masked: an admin never sees a whole key. */
     keys: z.array(z.object({ gameId: z.string(), title: z.string(), masked: z.string(), revealed: z.boolean() })),
     timeline: z.array(orderEventSchema),
+    /** The risk desk's assessment, from the order's payment on (issue 29). */
+    risk: orderRiskSchema.nullable(),
   })
   .meta({ id: 'AdminOrder' });
 export type AdminOrder = z.infer<typeof adminOrderSchema>;

@@ -163,8 +163,12 @@ export const SUPPORT_RESOLUTION_BUSINESS_DAYS = 5;
 export const MINIMUM_AGE = 18;
 export const CATALOGUE_REFRESH_HOURS = 4;
 
-/** 'Cancelled': the customer closed it unpaid (POST /api/orders/{id}/cancel), and its keys went back at once. */
-export const ORDER_STATUSES = ['Awaiting payment', 'Paid', 'Declined', 'Expired', 'Cancelled', 'Refunded'] as const;
+/**
+ * 'Cancelled': the customer closed it unpaid (POST /api/orders/{id}/cancel), and its keys went back at once.
+ * 'In review' (issue 29): the payment is authorised, not charged, and the risk desk holds the order until
+ * the owner (or the review deadline) approves it (Paid) or cancels it (Cancelled, the hold released).
+ */
+export const ORDER_STATUSES = ['Awaiting payment', 'In review', 'Paid', 'Declined', 'Expired', 'Cancelled', 'Refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** 'Pending' until the keys are in (or the order ends unpaid); SPEC §4 shows anything but 'Delivered' as not delivered. */
 export const DELIVERY_STATUSES = ['Pending', 'Delivered', 'Not delivered'] as const;
@@ -189,6 +193,10 @@ export const TEST_CARDS = {
   pays: '4242424242424242',
   declined: '4000000000000002',
   insufficientFunds: '4000000000009995',
+  /** Pays, rated elevated risk by the gateway (Stripe's test card for the same outcome, issue 29). */
+  elevatedRisk: '4000000000009235',
+  /** Refused as highest risk (Stripe's test card for the same outcome). */
+  highestRisk: '4100000000000019',
 } as const;
 
 /** Support (SPEC §5, §9): the form's and the chat's limits. */

@@ -35,7 +35,7 @@ export function notificationTextProblem(body: string): string | undefined {
 }
 
 /** What made a notification (the `kind` column). */
-export type NotificationKind = 'admin' | 'news' | 'order-paid' | 'keys-delivered' | 'payment-declined' | 'password-changed' | 'new-device' | 'seller-alert' | 'claim';
+export type NotificationKind = 'admin' | 'news' | 'order-paid' | 'keys-delivered' | 'payment-declined' | 'password-changed' | 'new-device' | 'seller-alert' | 'claim' | 'order-review';
 
 /** The texts of the notifications events create. */
 export const notificationTexts = {
@@ -59,4 +59,6 @@ export const notificationTexts = {
     text: `Someone signed in with your password from a new address (${ip}). A verification code was sent to your e-mail.`,
   }),
   news: (title: string) => ({ title: 'News', text: title }),
+  /** To each admin, an order held by the risk desk (issue 29). */
+  orderInReview: (amount: string, score: number) => ({ title: 'Order waiting for review', text: `An order of ${amount} was held for review (risk score ${score}). Approve or cancel it.` }),
 } as const;

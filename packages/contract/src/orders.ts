@@ -111,6 +111,8 @@ export const orderSchema = purchaseHistoryEntrySchema
     paymentProvider: z.enum(PAYMENT_PROVIDERS),
     /** Why the payment was declined, when it was. */
     declineReason: z.string().nullable(),
+    /** What the status means for the buyer, when it needs saying (an order in review, issue 29). */
+    statusNote: z.string().nullable(),
     lines: z.array(orderLineSchema),
     /**
      * GET /api/orders/{id} only: the order's live keys, not revealed here (GET /api/orders/{id}/keys does),
@@ -159,7 +161,7 @@ export type TestPaymentRequest = z.input<typeof testPaymentRequestSchema>;
  */
 export const testPaymentAnswerSchema = z
   .object({
-    status: z.enum(['Paid', 'Declined']),
+    status: z.enum(['Paid', 'In review', 'Declined']),
     deliveryStatus: z.enum(DELIVERY_STATUSES),
     message: z.string(),
     redirectUrl: z.string(),

@@ -88,6 +88,14 @@ export const RISK_VERDICTS = ['approved', 'cancelled'] as const;
 export type RiskVerdict = (typeof RISK_VERDICTS)[number];
 
 /**
+ * Review holds: a card authorisation lasts this long (Stripe's, for online card payments), and an order
+ * nobody decided this many hours before it lapses is decided by its score: approved under the bar, else cancelled.
+ */
+export const AUTHORISATION_DAYS = 7;
+export const REVIEW_DEADLINE_HOURS = 12;
+export const REVIEW_AUTO_APPROVE_BELOW = 50;
+
+/**
  * Disputes and fraud warnings over sales, as the card networks count them (Visa VAMP, EU and US from
  * April 2026): the store's alarm rings from `alarm`, well before the networks' `excessive`.
  */
@@ -122,4 +130,19 @@ export const riskMessages = {
   dateInvalid: 'Dates must be ISO dates, such as 2026-05-01 or 2026-05-01T12:00:00Z.',
   periodInvalid: `The period must start before it ends and span at most ${BACKTEST_MAX_DAYS} days.`,
   monthInvalid: 'The month must be written as YYYY-MM.',
+  /** The order answer's statusNote for an order in review, and the pay page's message: the truth, without the signals. */
+  inReviewNote:
+    'Payment authorised, not charged. We check a small share of orders by hand, usually within a few hours. If we cannot approve it, the hold is released and you pay nothing.',
+  /** Paying (or cancelling) an order already held for review. */
+  orderInReview: 'This order is being checked before its keys go out: its payment is authorised, not charged.',
+  /** A payment refused outright by the risk desk (a blocked card, e-mail, address or browser, or the provider's highest risk). */
+  paymentRefused: 'We could not accept this payment. Nothing was charged. Please contact support if you think this is a mistake.',
+  /** POST /api/admin/orders/{id}/approve or /cancel on an order not in review. */
+  notInReview: 'This order is not waiting for review.',
+  /** The timeline's note when the review deadline decides. */
+  approvedUnreviewed: 'Approved automatically: not reviewed in time, and its score is low.',
+  notReviewedInTime: 'Cancelled: not reviewed in time.',
+  /** The buyer's order answer after a cancelled review. */
+  reviewCancelledNote: 'We could not approve this order, so the hold on your payment was released: you pay nothing.',
+  reviewNoteTooLong: `A note can be at most ${BLOCKLIST_NOTE_MAX} characters.`,
 } as const;

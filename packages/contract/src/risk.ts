@@ -12,6 +12,7 @@ import {
   RISK_DECISIONS,
   RISK_RULES_MAX,
   RISK_SIGNALS,
+  RISK_VERDICTS,
   RISK_WEIGHT_MAX,
   riskMessages as m,
 } from './risk-rules.ts';
@@ -231,3 +232,41 @@ export const riskFiguresSchema = z
   })
   .meta({ id: 'RiskFigures' });
 export type RiskFigures = z.infer<typeof riskFiguresSchema>;
+
+// --- Review holds ------------------------------------------------------------------------------
+
+/** An order's assessment as the back office shows it, with the decision on it once one was made. */
+export const orderRiskSchema = riskAssessmentSchema
+  .extend({
+    verdict: z.enum(RISK_VERDICTS).nullable(),
+    decidedAt: z.string().nullable(),
+    /** The admin who decided; null when the review deadline did (or nobody yet). */
+    decidedBy: z.string().nullable(),
+    decisionNote: z.string().nullable(),
+  })
+  .meta({ id: 'OrderRisk' });
+export type OrderRisk = z.infer<typeof orderRiskSchema>;
+
+/** POST /api/admin/orders/{id}/approve and /cancel: why, for the order's timeline. */
+export const reviewDecisionSchema = z.object({
+  note: safeText().trim().max(BLOCKLIST_NOTE_MAX, m.reviewNoteTooLong).default(''),
+});
+export type ReviewDecision = z.input<typeof reviewDecisionSchema>;
+
+/** GET /api/admin/risk/queue: the orders in review, oldest first. */
+export const riskQueueEntrySchema = z
+  .object({
+    orderId: z.string(),
+    placedAt: z.string(),
+    /** The buyer's e-mail (a guest's, or the account's). */
+    email: z.string().nullable(),
+    amount: z.number(),
+    score: z.number().int(),
+    cancelRecommended: z.boolean(),
+    facts: z.array(riskFactSchema),
+    /** When the review deadline decides it (12 hours before the authorisation lapses). */
+    decideBy: z.string(),
+  })
+  .meta({ id: 'RiskQueueEntry' });
+export const riskQueueSchema = z.array(riskQueueEntrySchema).meta({ id: 'RiskQueue' });
+export type RiskQueueEntry = z.infer<typeof riskQueueEntrySchema>;

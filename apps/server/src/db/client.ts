@@ -72,7 +72,7 @@ export function preparedOnce<T>(build: (db: Db) => T): (db: Db) => T {
 }
 
 /** Advisory lock keys: one per job that must run once per cluster. */
-export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010, operatorAlerts: 7_301_011, ledgerRelease: 7_301_012, demoMarket: 7_301_013 } as const;
+export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010, operatorAlerts: 7_301_011, ledgerRelease: 7_301_012, demoMarket: 7_301_013, reviewDeadline: 7_301_014 } as const;
 
 /**
  * Namespaces (first key) of the transaction-level advisory locks that serialise the placements of one

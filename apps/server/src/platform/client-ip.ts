@@ -11,3 +11,15 @@ export function clientIp(request: FastifyRequest): string {
   const ip = request.ip ?? 'unknown';
   return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice('::ffff:'.length) : ip;
 }
+
+const BROWSER_ID = /^[A-Za-z0-9_-]{8,100}$/;
+
+/**
+ * The browser a request came from, as the web app names it (`x-session-id`, kept in the browser's
+ * storage): the risk desk's browser identity (issue 29). Undefined when absent or not such an id.
+ */
+export function browserOf(request: FastifyRequest): string | undefined {
+  const id = request.headers['x-session-id'];
+  // 'no-storage': a browser that keeps nothing, which names no one browser.
+  return typeof id === 'string' && BROWSER_ID.test(id) && id !== 'no-storage' ? id : undefined;
+}

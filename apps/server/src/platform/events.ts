@@ -55,6 +55,8 @@ export interface AwaitedEvents {
   'order-delivered': OrderSubject & { tx: Db; keyCount: number; gift: boolean };
   /** A payment failed and the order is closed (its stock goes back). */
   'order-declined': OrderSubject & { tx: Db; reason: string | null };
+  /** The risk desk held an order for review (issue 29): its payment is authorised, its keys wait for the owner's decision. */
+  'order-held': OrderSubject & { tx: Db; amountCents: number; score: number; cancelRecommended: boolean };
   /**
    * Sellers changed in the transaction that changes them: their commission (`repriced`: their offers'
    * buyer prices follow), or their standing (`standing`: a status, or a score crossing the floor, takes

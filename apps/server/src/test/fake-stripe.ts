@@ -13,6 +13,35 @@ export interface StripeRequest {
 }
 
 type CheckoutSession = Record<string, unknown> & { id: string; url: string; payment_intent: string };
+
+/** A payment intent as this fake keeps it: its state, and what its charge says of the card. */
+interface FakeIntent {
+  id: string;
+  status: string;
+  amount: number;
+  card: { riskLevel: 'normal' | 'elevated' | 'highest'; fingerprint: string; threeDSecure: boolean };
+}
+
+/** A payment intent as Stripe answers it, its latest charge expanded. */
+function intentObject(intent: FakeIntent): Record<string, unknown> {
+  const charged = intent.status === 'requires_capture' || intent.status === 'succeeded';
+  return {
+    id: intent.id,
+    object: 'payment_intent',
+    status: intent.status,
+    amount: intent.amount,
+    currency: 'eur',
+    capture_method: 'manual',
+    latest_charge: charged
+      ? {
+          id: `ch_${intent.id.slice(3)}`,
+          object: 'charge',
+          outcome: { risk_level: intent.card.riskLevel, type: 'authorized' },
+          payment_method_details: { type: 'card', card: { fingerprint: intent.card.fingerprint, three_d_secure: intent.card.threeDSecure ? { result: 'authenticated' } : null } },
+        }
+      : null,
+  };
+}
 type Fault = { status: number; message?: string; code?: string };
 
 /**
@@ -32,6 +61,7 @@ export class FakeStripe extends LoopbackFake {
   private readonly replies = new Map<string, { status: number; body: unknown }>();
   /** What the hosted page lists of each session (real sessions carry their lines only when expanded). */
   private readonly pageLines = new Map<string, CheckoutPageView['lines']>();
+  private readonly intents = new Map<string, FakeIntent>();
   private counter = 0;
   /** The store's webhook, where Pay on the hosted page delivers its event; set by a browser journey. */
   webhookUrl: string | undefined;
@@ -46,6 +76,17 @@ export class FakeStripe extends LoopbackFake {
     return this.requests.filter((request) => `${request.method} ${request.path}` === endpoint);
   }
 
+  /** Radar's verdict on the card that pays an order's session (issue 29): its charge's `outcome.risk_level`, and its fingerprint. */
+  cardFor(orderId: string, card: { riskLevel?: 'normal' | 'elevated' | 'highest'; fingerprint?: string; threeDSecure?: boolean }): void {
+    const intent = this.intents.get(this.sessionFor(orderId).payment_intent)!;
+    Object.assign(intent.card, card);
+  }
+
+  /** A payment intent's status (requires_capture, succeeded, canceled…). */
+  intentStatus(paymentIntent: string): string | undefined {
+    return this.intents.get(paymentIntent)?.status;
+  }
+
   /** The Checkout Session made for one of our orders. */
   sessionFor(orderId: string): CheckoutSession {
     const session = [...this.sessions.values()].find((candidate) => candidate.client_reference_id === orderId);
@@ -56,13 +97,20 @@ export class FakeStripe extends LoopbackFake {
   /**
    * A Checkout Session event as Stripe would send it for a session this fake created, with the
    * session as it stands after the event (complete and paid, expired, ...); `session` overrides
-   * fields, e.g. `{ payment_status: 'unpaid' }` for a completed checkout whose bank debit is settling.
+   * fields, e.g. `{ payment_status: 'unpaid' }` for a completed checkout whose bank debit is settling
+   * (with `intent: 'processing'`, its payment intent's state then; a card's is authorised, `requires_capture`).
    */
-  sessionEvent(type: CheckoutEventType, sessionId: string, options: { id?: string; session?: Record<string, unknown> } = {}): StripeEvent {
+  sessionEvent(type: CheckoutEventType, sessionId: string, options: { id?: string; session?: Record<string, unknown>; intent?: string } = {}): StripeEvent {
     const session = this.sessions.get(sessionId);
     if (!session) throw new Error(`no checkout session ${sessionId}`);
+    const manual = session.capture_method === 'manual';
+    // A manual session's payment is authorised when it completes: its intent waits for capture.
+    if (type === 'checkout.session.completed' || type === 'checkout.session.async_payment_succeeded') {
+      const intent = this.intents.get(session.payment_intent);
+      if (intent && ['requires_payment_method', 'processing'].includes(intent.status)) intent.status = options.intent ?? (manual ? 'requires_capture' : 'succeeded');
+    }
     const state: Record<CheckoutEventType, Record<string, unknown>> = {
-      'checkout.session.completed': { status: 'complete', payment_status: 'paid' },
+      'checkout.session.completed': { status: 'complete', payment_status: manual ? 'unpaid' : 'paid' },
       'checkout.session.async_payment_succeeded': { status: 'complete', payment_status: 'paid' },
       'checkout.session.async_payment_failed': { status: 'complete', payment_status: 'unpaid' },
       'checkout.session.expired': { status: 'expired', payment_status: 'unpaid', payment_intent: null },
@@ -178,8 +226,10 @@ export class FakeStripe extends LoopbackFake {
         cancel_url: body.cancel_url,
         expires_at: Number(body.expires_at),
         livemode: false,
+        capture_method: (body.payment_intent_data as { capture_method?: string } | undefined)?.capture_method ?? 'automatic',
       };
       this.sessions.set(id, session);
+      this.intents.set(session.payment_intent, { id: session.payment_intent, status: 'requires_payment_method', amount, card: { riskLevel: 'normal', fingerprint: `fp_${randomBytes(6).toString('hex')}`, threeDSecure: false } });
       this.pageLines.set(id, lines.map((line) => ({ name: line.price_data.product_data.name, quantity: Number(line.quantity) })));
       return [200, session];
     }
@@ -195,6 +245,17 @@ export class FakeStripe extends LoopbackFake {
       if (session.status !== 'open') return [400, stripeError('invalid_request_error', `Only Checkout Sessions with a status of open can be expired.`)];
       session.status = 'expired';
       return [200, session];
+    }
+    const intentCall = /^\/v1\/payment_intents\/([^/]+)(?:\/(capture|cancel))?$/.exec(path);
+    if (intentCall) {
+      const intent = this.intents.get(intentCall[1]!);
+      if (!intent) return [404, stripeError('invalid_request_error', `No such payment_intent: '${intentCall[1]}'`)];
+      const action = intentCall[2];
+      if (method === 'POST' && action) {
+        if (intent.status !== 'requires_capture') return [400, stripeError('invalid_request_error', `This PaymentIntent could not be ${action === 'capture' ? 'captured' : 'canceled'} because it has a status of ${intent.status}.`, 'payment_intent_unexpected_state')];
+        intent.status = action === 'capture' ? 'succeeded' : 'canceled';
+      } else if (method !== 'GET') return [405, stripeError('invalid_request_error', 'Method not allowed')];
+      return [200, intentObject(intent)];
     }
     if (method === 'POST' && path === '/v1/refunds') {
       const paymentIntent = String(body.payment_intent ?? '');

@@ -93,10 +93,11 @@ export function visitorSessionId(): string {
   }
 }
 
-/** What every API request carries: the bearer token when signed in, the session id otherwise. */
+/** What every API request carries: the browser's session id (the risk desk's browser, issue 29), and the bearer token when signed in. */
 export function authHeaders(): Record<string, string> {
   const { token } = currentSession();
-  return token ? { Authorization: `Bearer ${token}` } : { 'x-session-id': visitorSessionId() };
+  const browser = { 'x-session-id': visitorSessionId() };
+  return token ? { ...browser, Authorization: `Bearer ${token}` } : browser;
 }
 
 /** Checks a stored token by fetching the profile; any failure logs out silently (SPEC §4). */

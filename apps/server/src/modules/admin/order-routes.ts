@@ -8,6 +8,8 @@ import {
   adminOrdersQuerySchema,
   errorSchema,
   type AdminOrder,
+  reviewDecisionSchema,
+  riskQueueSchema,
 } from '@keystore/contract';
 import type { AdminAction, OrdersService } from '../orders/ports.ts';
 import type { UsersService } from '../users/ports.ts';
@@ -102,6 +104,45 @@ export const adminOrderRoutes: FastifyPluginAsyncZod<{ orders: OrdersService; us
       },
       async (request) => run(request.params.id, { actor: await actorOf(users, request), reason: request.body.reason }),
     );
+
+  app.get(
+    '/api/admin/risk/queue',
+    {
+      onRequest: app.requireAdmin,
+      schema: {
+        operationId: 'adminRiskQueue',
+        tags,
+        summary: 'The orders in review, the soonest review deadline first, with their score and facts',
+        security: bearer,
+        response: { 200: riskQueueSchema, ...denied },
+      },
+    },
+    async () => office.reviewQueue(),
+  );
+
+  // The risk desk's decisions on an order in review (issue 29): `{ note }`, in the timeline and the audit log.
+  for (const [path, verdict, summary] of [
+    ['approve', 'approved', 'Approves an order in review: its payment is captured and its keys go out at once'],
+    ['cancel', 'cancelled', 'Cancels an order in review: its payment authorisation is released (nothing charged, no refund, no fee) and its keys go back'],
+  ] as const) {
+    app.post(
+      `/api/admin/orders/:id/${path}`,
+      {
+        onRequest: app.requireAdmin,
+        schema: {
+          operationId: `${path}OrderInReview`,
+          tags,
+          summary,
+          description: 'Decided once: a second decision, by anyone on any instance, is a 409, as is an order not in review.',
+          security: bearer,
+          params: adminOrderIdParamsSchema,
+          body: reviewDecisionSchema,
+          response: { 200: adminOrderSchema, 400: errorSchema, ...denied, 404: errorSchema, 409: errorSchema },
+        },
+      },
+      async (request) => office.decideHeld(request.params.id, verdict, await actorOf(users, request), request.body.note),
+    );
+  }
 
   action('refund', 'refundOrder', 'Refunds a paid order within 30 days of payment and voids its keys; a refunded order answers as it is', (id, by) => office.refund(id, by));
   action('resend', 'adminResendReceipt', 'Sends the receipt with the keys again, to the buyer’s own address (a paid, delivered order)', (id, by) => office.resend(id, by));

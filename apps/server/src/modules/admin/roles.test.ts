@@ -41,6 +41,9 @@ const ROUTES = [
   ['DELETE', '/api/admin/risk/blocklist/some-entry'],
   ['POST', '/api/admin/risk/backtest'],
   ['GET', '/api/admin/risk/figures'],
+  ['GET', '/api/admin/risk/queue'],
+  ['POST', '/api/admin/orders/some-order/approve'],
+  ['POST', '/api/admin/orders/some-order/cancel'],
 ] as const;
 
 describe('back office: who may call it', () => {

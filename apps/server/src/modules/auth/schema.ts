@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { and, inArray, isNotNull, sql } from 'drizzle-orm';
+import { index, integer, pgTable, pgView, primaryKey, text } from 'drizzle-orm/pg-core';
 import { moment } from '../../db/columns.ts';
 import { users } from '../users/schema.ts';
 
@@ -55,3 +55,17 @@ export const trustedIps = pgTable(
   },
   (table) => [primaryKey({ columns: [table.userId, table.ip] })],
 );
+
+/**
+ * Published for the risk desk (decision 033, issue 29): each sign-in from an address the account had
+ * not trusted (a new-device code used) and each password reset, with when.
+ */
+export const untrustedSignIns = pgView('untrusted_sign_ins').as((qb) =>
+  qb
+    .select({ userId: accountCodes.userId, purpose: accountCodes.purpose, at: sql<Date>`${accountCodes.usedAt}`.as('at') })
+    .from(accountCodes)
+    .where(and(inArray(accountCodes.purpose, ['new-device', 'reset-password']), isNotNull(accountCodes.usedAt))),
+);
+
+/** Published for the risk desk: the addresses each account has signed in from and trusted. */
+export const knownAddresses = pgView('known_addresses').as((qb) => qb.select({ userId: trustedIps.userId, ip: trustedIps.ip }).from(trustedIps));

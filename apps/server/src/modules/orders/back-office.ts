@@ -15,9 +15,15 @@ import {
   type AdminOrderList,
   type AdminOrderRow,
   type OrderEvent,
+  type RiskQueueEntry,
+  type RiskVerdict,
+  REVIEW_DEADLINE_HOURS,
 } from '@keystore/contract';
+
+/** The most orders the review queue shows at once. */
+const REVIEW_QUEUE_LIMIT = 200;
 import type { Database } from '../../db/client.ts';
-import { auditOfTarget, recordAudit } from '../../platform/audit.ts';
+import { auditOfTarget, recordAudit, type AuditActor } from '../../platform/audit.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
 import type { MailContext } from '../../platform/mail/layout.ts';
 import { receiptMail } from '../../platform/mail/order-mails.ts';
@@ -29,7 +35,8 @@ import { adminOrderBatches, adminOrderPage, type AdminOrderDbRow, type OrderFilt
 import type { PaymentStates } from './payment-states.ts';
 import type { AdminAction } from './refunds.ts';
 import type { OffersService } from '../offers/ports.ts';
-import { buyerOf, eventsOfOrder, findOrder, linesOf, lockOrder, updateOrder, type OrderRow } from './store.ts';
+import { toOrderRisk, type RiskService } from '../risk/ports.ts';
+import { buyerOf, eventsOfOrder, findOrder, linesOf, lockOrder, ordersInReview, updateOrder, type OrderRow } from './store.ts';
 import type { OrderLinks } from './guests.ts';
 import type { GiftsService } from '../gifts/ports.ts';
 import { toOrder } from './views.ts';
@@ -56,6 +63,8 @@ export interface OrderBackOfficeDeps {
   links: OrderLinks;
   /** A gift's receipt names its recipient (issue 29). */
   gifts: Pick<GiftsService, 'recipientLabel'>;
+  /** The risk desk's assessment of the order's payment (issue 29). */
+  risk: Pick<RiskService, 'assessmentOf' | 'assessmentsOf'>;
 }
 
 export class OrderBackOffice {
@@ -97,7 +106,7 @@ export class OrderBackOffice {
   async detail(orderId: string): Promise<AdminOrder> {
     const row = await findOrder(this.db, orderId);
     if (!row) throw new NotFound(adminMessages.orderNotFound);
-    const [lines, keys, events, actions, buyer, keysPerLine, reservations] = await Promise.all([
+    const [lines, keys, events, actions, buyer, keysPerLine, reservations, assessment] = await Promise.all([
       linesOf(this.db, [orderId]),
       this.deps.library.keysOfOrder(orderId),
       eventsOfOrder(this.db, orderId),
@@ -105,6 +114,7 @@ export class OrderBackOffice {
       row.userId ? this.deps.accounts.findById(row.userId) : undefined,
       this.deps.library.liveKeysPerLine([orderId]),
       this.deps.offers.timeline(orderId),
+      this.deps.risk.assessmentOf(orderId),
     ]);
     const titles = new Map(lines.map((line) => [line.id, line.title]));
     const timeline: OrderEvent[] = [
@@ -145,12 +155,43 @@ export class OrderBackOffice {
       payment: { provider: row.provider, reference: row.providerRef },
       keys: keys.map((key) => ({ gameId: key.gameId, title: titles.get(key.lineId) ?? '', masked: maskKey(key.serial), revealed: key.revealed })),
       timeline,
+      risk: assessment ? toOrderRisk(assessment) : null,
     };
   }
 
   /** Refunds a paid order (PaymentStates.refund); a refunded one answers as it is. */
   async refund(orderId: string, by: AdminAction): Promise<AdminOrder> {
     await this.deps.payments.refund(orderId, by);
+    return this.detail(orderId);
+  }
+
+  /** The orders in review, those whose review deadline comes first first, with their assessments (issue 29). */
+  async reviewQueue(): Promise<RiskQueueEntry[]> {
+    const held = await ordersInReview(this.db, REVIEW_QUEUE_LIMIT);
+    const userIds = [...new Set(held.flatMap((order) => (order.userId ? [order.userId] : [])))];
+    const [assessments, accounts] = await Promise.all([
+      this.deps.risk.assessmentsOf(held.map((order) => order.id)),
+      Promise.all(userIds.map((id) => this.deps.accounts.findById(id))),
+    ]);
+    const emails = new Map(accounts.flatMap((account) => (account ? [[account.id, account.email] as const] : [])));
+    return held.map((order) => {
+      const assessment = assessments.get(order.id);
+      return {
+        orderId: order.id,
+        placedAt: order.createdAt.toISOString(),
+        email: order.email ?? (order.userId ? (emails.get(order.userId) ?? null) : null),
+        amount: centsToEuro(order.amountCents),
+        score: assessment?.score ?? 0,
+        cancelRecommended: assessment?.cancelRecommended ?? false,
+        facts: assessment?.facts ?? [],
+        decideBy: new Date((order.authorisedUntil ?? order.createdAt).getTime() - REVIEW_DEADLINE_HOURS * 3_600_000).toISOString(),
+      };
+    });
+  }
+
+  /** The owner's decision on an order in review (issue 29), audited and in its timeline with the note; 409 for an order not in review. */
+  async decideHeld(orderId: string, verdict: RiskVerdict, actor: AuditActor, note: string): Promise<AdminOrder> {
+    await this.deps.payments.decideHeld(orderId, verdict, { by: actor.id, note, actor });
     return this.detail(orderId);
   }
 

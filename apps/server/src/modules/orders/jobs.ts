@@ -38,6 +38,7 @@ export class OrderJobs {
     this.sweep = this.retryUndelivered(false);
     this.expiry = new Schedule('0 * * * * *', 'order expiry run', async () => {
       await this.expire();
+      await this.settleReviews();
       await this.refundLongUndelivered();
     }, this.log);
     const every = this.database.kind === 'postgres' ? RETRY_EVERY_SECONDS : EMBEDDED_RETRY_EVERY_SECONDS;
@@ -61,6 +62,18 @@ export class OrderJobs {
       return run.ran ? run.value : 0;
     } catch (error) {
       this.log.error({ err: error }, 'order expiry run failed');
+      return 0;
+    }
+  }
+
+  /** Decides the orders in review whose deadline has come, and finishes decisions a crash interrupted (once per cluster at a time); answers how many. */
+  async settleReviews(): Promise<number> {
+    try {
+      const run = await this.database.withAdvisoryLock(LOCKS.reviewDeadline, () => this.orders.settleReviews());
+      if (run.ran && run.value > 0) this.log.info({ settled: run.value }, 'orders in review settled');
+      return run.ran ? run.value : 0;
+    } catch (error) {
+      this.log.error({ err: error }, 'review deadline run failed');
       return 0;
     }
   }

@@ -4,9 +4,19 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { orderMessages, type OrderStatus, type PaymentProviderName } from '@keystore/contract';
+import {
+  AUTHORISATION_DAYS,
+  orderMessages,
+  REVIEW_AUTO_APPROVE_BELOW,
+  REVIEW_DEADLINE_HOURS,
+  riskMessages,
+  type OrderStatus,
+  type PaymentProviderName,
+  type RiskVerdict,
+} from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database, Db } from '../../db/client.ts';
+import { recordAudit, type AuditActor } from '../../platform/audit.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
 import type { GameStock, StoreEventBus } from '../../platform/events.ts';
 import type { LibraryService } from '../library/ports.ts';
@@ -14,8 +24,9 @@ import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport, R
 import type { KeyAllocator } from './allocation.ts';
 import type { AdminAction, OrderRefunds } from './refunds.ts';
 import type { OffersService } from '../offers/ports.ts';
-import { findOrder, linesOf, lockOrder, setAwaitingProviderRef, type OrderRow } from './store.ts';
-import { byProvider, transition, type Actor, type Moved } from './transitions.ts';
+import type { AssessmentRow, CardScreening, RiskService } from '../risk/ports.ts';
+import { findOrder, linesOf, lockOrder, ordersInReview, setAwaitingProviderRef, type OrderRow } from './store.ts';
+import { byProvider, transition, type Actor, type Moved, type Which } from './transitions.ts';
 
 /**
  * Published once a payment is committed, before its keys are asked for: a tracing point, which the
@@ -43,6 +54,28 @@ export interface PaymentStatesDeps {
   events: StoreEventBus;
   /** Where a lapsed order's keys are taken again, and a closed one's go back (decision 031). */
   offers: OffersService;
+  /** Assesses each payment before the keys go out, and records the decision on an order held for review (issue 29). */
+  risk: Pick<RiskService, 'screen' | 'decide' | 'assessmentsOf'>;
+}
+
+/** A card that tells nothing: normal risk, no 3-D Secure, no fingerprint. */
+const PLAIN_CARD: CardScreening = { providerRisk: 'normal', threeDSecure: false };
+
+/** Rolls a payment's transaction back: the order was not the caller's to pay (payAwaiting's conditions). */
+class NotMoved extends Error {}
+
+/** An order held for review or refused, and the stock a refusal put back (told once it commits). */
+interface Held {
+  moved: Moved;
+  returned: GameStock[];
+}
+
+/** An admin's decision on an order in review, or the review deadline's (`by` null). */
+export interface ReviewDecider {
+  by: string | null;
+  note: string;
+  /** The admin's decision is audited with it (the deadline's is in the timeline only). */
+  actor?: AuditActor | undefined;
 }
 
 /** An order that can no longer be paid, and the state it is in: callers decide by `orderStatus`, never by the text. */
@@ -77,6 +110,16 @@ export class PaymentStates implements PaymentOutcomes {
       if (!order) throw new NotFound(orderMessages.orderNotFound);
       if (!amountMatches(order, payment.amount)) return this.refuseAmount(order, payment.amount, payment.providerRef);
     }
+    // The risk desk first (issue 29): refused, or held for review while the money stays authorised.
+    const assessment = await this.db.transaction((tx) => this.deps.risk.screen(tx, orderId, payment.card ?? PLAIN_CARD));
+    if (assessment?.decision === 'block' || assessment?.decision === 'review') {
+      const held = await this.db.transaction((tx) => this.holdOrRefuse(tx, { id: orderId }, assessment, payment));
+      if (held) return this.afterHoldOrRefusal(held, assessment, payment);
+      // Not awaiting payment (paid already, or lapsed): a review holds only an order still awaiting its payment.
+      const current = await findOrder(this.db, orderId);
+      if (current?.status === 'In review' || current?.status === 'Declined') return { orderId, status: current.status, deliveryStatus: current.deliveryStatus, newlyPaid: false };
+    }
+    if (payment.authorisedWith) await this.provider(payment.authorisedWith).capture?.({ id: orderId, providerRef: payment.providerRef ?? null });
     const paid = paidMove(payment);
     // The usual case in one statement: an order awaiting payment, whose stock is reserved, is paid.
     let [paidOrder] = await transition(this.db, { id: orderId }, { ...paid, status: { from: ['Awaiting payment'], to: 'Paid' } });
@@ -86,7 +129,7 @@ export class PaymentStates implements PaymentOutcomes {
         paidOrder = await this.db.transaction(async (tx) => {
           const order = await lockOrder(tx, orderId);
           if (!order) throw new NotFound(orderMessages.orderNotFound);
-          if (order.status === 'Paid' || order.status === 'Refunded') return undefined;
+          if (order.status === 'Paid' || order.status === 'Refunded' || order.status === 'In review') return undefined;
           // Money for an order that had lapsed: its keys went back on the shelf and must be taken again.
           if (order.status !== 'Awaiting payment') {
             taken = await this.deps.offers.takeAgain(tx, orderId, await linesOf(tx, [orderId]));
@@ -113,11 +156,160 @@ export class PaymentStates implements PaymentOutcomes {
    * order (the caller finds out why); nothing else is tried.
    */
   async payAwaiting(orderId: string, payer: { userId: string | undefined; provider: PaymentProviderName }, payment: Omit<PaymentReport, 'amount'> = {}): Promise<PaymentOutcome | undefined> {
-    const [paidOrder] = await transition(this.db, { id: orderId, payableBy: { ...payer, at: new Date() } }, {
-      ...paidMove(payment),
-      status: { from: ['Awaiting payment'], to: 'Paid' },
+    const which = { id: orderId, payableBy: { ...payer, at: new Date() } };
+    // Assessed and moved in one transaction: when the order is not the payer's to pay, nothing of it stays.
+    const step = await this.db
+      .transaction(async (tx) => {
+        const assessment = await this.deps.risk.screen(tx, orderId, payment.card ?? PLAIN_CARD);
+        if (assessment && assessment.decision !== 'accept') {
+          const held = await this.holdOrRefuse(tx, which, assessment, payment);
+          if (!held) throw new NotMoved();
+          return { held, assessment };
+        }
+        // (No assessment: an order placed before the risk desk, paid as before.)
+        const [paidOrder] = await transition(tx, which, { ...paidMove(payment), status: { from: ['Awaiting payment'], to: 'Paid' } });
+        if (!paidOrder) throw new NotMoved();
+        return { paidOrder };
+      })
+      .catch((error: unknown) => {
+        if (error instanceof NotMoved) return undefined;
+        throw error;
+      });
+    if (!step) return undefined;
+    if ('held' in step) return this.afterHoldOrRefusal(step.held!, step.assessment!, payment);
+    return this.afterPayment(orderId, step.paidOrder, payment);
+  }
+
+  /**
+   * An order the risk desk did not accept, in the payment's transaction: held for review (In review, its
+   * keys reserved, the money authorised until the authorisation lapses; the admins told with the hold), or
+   * refused outright (Declined, its keys back on the shelf). Undefined when it was not awaiting payment.
+   */
+  private async holdOrRefuse(tx: Db, which: Which, assessment: AssessmentRow, payment: Omit<PaymentReport, 'amount'>): Promise<Held | undefined> {
+    if (assessment.decision === 'review') {
+      const [held] = await transition(tx, which, {
+        status: { from: ['Awaiting payment'], to: 'In review' },
+        actor: byProvider,
+        reason: `Held for review: risk score ${assessment.score}`,
+        set: { providerRef: payment.providerRef, authorisedUntil: sql`now() + ${AUTHORISATION_DAYS}::int * interval '1 day'` },
+      });
+      if (!held) return undefined;
+      await this.deps.events.publish('order-held', { tx, orderId: held.id, userId: held.userId, amountCents: held.amountCents, score: assessment.score, cancelRecommended: assessment.cancelRecommended });
+      return { moved: held, returned: [] };
+    }
+    const [refused] = await transition(tx, which, {
+      status: { from: ['Awaiting payment'], to: 'Declined' },
+      delivery: { from: ['Pending'], to: 'Not delivered' },
+      actor: byProvider,
+      reason: riskMessages.paymentRefused,
+      set: { declineReason: riskMessages.paymentRefused, providerRef: payment.providerRef },
     });
-    return paidOrder && this.afterPayment(orderId, paidOrder, payment);
+    return refused && { moved: refused, returned: await this.afterClosing(tx, refused.row, 'Declined', riskMessages.paymentRefused) };
+  }
+
+  /** After a hold's or a refusal's commit: a refused authorisation is released, the caller told. */
+  private async afterHoldOrRefusal({ moved, returned }: Held, assessment: AssessmentRow, payment: Omit<PaymentReport, 'amount'>): Promise<PaymentOutcome> {
+    payment.onCommitted?.();
+    if (assessment.decision === 'block') {
+      if (payment.authorisedWith) await this.releaseQuietly(payment.authorisedWith, { id: moved.id, providerRef: payment.providerRef ?? null });
+      this.deps.events.emit('stock-moved', { games: returned });
+      return { orderId: moved.id, status: 'Declined', deliveryStatus: 'Not delivered', newlyPaid: false };
+    }
+    this.deps.log.info({ orderId: moved.id, score: assessment.score }, 'order held for review');
+    return { orderId: moved.id, status: 'In review', deliveryStatus: 'Pending', newlyPaid: false, gift: moved.row.gift };
+  }
+
+  /** Releases an authorisation; a failure is logged (the provider lets it lapse by itself within days). */
+  private async releaseQuietly(provider: PaymentProviderName, order: { id: string; providerRef: string | null }): Promise<void> {
+    try {
+      await this.provider(provider).releaseAuthorisation?.(order);
+    } catch (error) {
+      this.deps.log.error({ err: error, orderId: order.id }, 'could not release a payment authorisation: it lapses by itself');
+    }
+  }
+
+  /**
+   * Decides an order in review (issue 29): approved, its money is captured, it is Paid and its keys go
+   * out at once; cancelled, its authorisation is released, it is Cancelled and its keys go back. The
+   * decision is recorded once (risk.decide), so two instances or two admins never both decide one order:
+   * the second gets a 409. A crash between the decision and its settling is finished by settleReviews.
+   */
+  async decideHeld(orderId: string, verdict: RiskVerdict, decider: ReviewDecider): Promise<PaymentOutcome> {
+    const order = await findOrder(this.db, orderId);
+    if (!order) throw new NotFound(orderMessages.orderNotFound);
+    if (order.status !== 'In review') throw new Conflict(riskMessages.notInReview);
+    const decided = await this.db.transaction(async (tx) => {
+      if (!(await this.deps.risk.decide(tx, orderId, verdict, decider.by, decider.note))) return false;
+      if (decider.actor) {
+        await recordAudit(tx, { actor: decider.actor, action: verdict === 'approved' ? 'order.approve' : 'order.cancel', target: { type: 'order', id: orderId }, after: { note: decider.note } });
+      }
+      return true;
+    });
+    if (!decided) throw new Conflict(riskMessages.notInReview);
+    return this.settleHeld(order, verdict, decider);
+  }
+
+  /** Carries out a decision on an order in review; safe to repeat (the provider's calls are idempotent, the moves conditional). */
+  private async settleHeld(order: OrderRow, verdict: RiskVerdict, decider: ReviewDecider): Promise<PaymentOutcome> {
+    const actor: Actor = decider.by ? `admin:${decider.by}` : 'system:review-deadline';
+    const reason = decider.note || null;
+    const ref = { id: order.id, providerRef: order.providerRef };
+    if (verdict === 'approved') {
+      await this.provider(order.provider).capture?.(ref);
+      const [paid] = await transition(this.db, { id: order.id }, { ...paidMove({}), status: { from: ['In review'], to: 'Paid' }, actor, reason });
+      if (paid) return this.afterPayment(order.id, paid, { deliverInBackground: true });
+    } else {
+      await this.releaseQuietly(order.provider, ref);
+      const closed = await this.db.transaction(async (tx) => {
+        const [moved] = await transition(tx, { id: order.id }, {
+          status: { from: ['In review'], to: 'Cancelled' },
+          delivery: { from: ['Pending'], to: 'Not delivered' },
+          actor,
+          reason,
+          set: { declineReason: riskMessages.reviewCancelledNote },
+        });
+        return moved && (await this.afterClosing(tx, moved.row, 'Declined', riskMessages.reviewCancelledNote));
+      });
+      if (closed) this.deps.events.emit('stock-moved', { games: closed });
+    }
+    const current = (await findOrder(this.db, order.id))!;
+    return { orderId: order.id, status: current.status, deliveryStatus: current.deliveryStatus, newlyPaid: false };
+  }
+
+  /**
+   * The review desk's deadline, on any instance (decisions are recorded once): an order in review that
+   * nobody decided 12 hours before its authorisation lapses is approved when its score is under 50,
+   * otherwise cancelled as not reviewed in time; and a decision recorded but not carried out (a crash in
+   * between) is carried out. Answers how many orders were settled.
+   */
+  async settleReviews(): Promise<number> {
+    const held = await ordersInReview(this.db, 100);
+    if (held.length === 0) return 0;
+    const assessments = await this.deps.risk.assessmentsOf(held.map((order) => order.id));
+    const deadline = Date.now() + REVIEW_DEADLINE_HOURS * 3_600_000;
+    let settled = 0;
+    for (const order of held) {
+      const assessment = assessments.get(order.id);
+      try {
+        if (assessment?.verdict) {
+          // Decided a while ago and still in review: its settling was interrupted.
+          if (assessment.decidedAt && Date.now() - assessment.decidedAt.getTime() < 60_000) continue;
+          await this.settleHeld(order, assessment.verdict, { by: assessment.decidedBy, note: assessment.decisionNote ?? '' });
+          settled += 1;
+          continue;
+        }
+        if (!order.authorisedUntil || order.authorisedUntil.getTime() > deadline) continue;
+        const approve = (assessment?.score ?? 0) < REVIEW_AUTO_APPROVE_BELOW;
+        const verdict: RiskVerdict = approve ? 'approved' : 'cancelled';
+        const decider = { by: null, note: approve ? riskMessages.approvedUnreviewed : riskMessages.notReviewedInTime };
+        if (!(await this.db.transaction((tx) => this.deps.risk.decide(tx, order.id, verdict, null, decider.note)))) continue;
+        await this.settleHeld(order, verdict, decider);
+        settled += 1;
+      } catch (error) {
+        this.deps.log.error({ err: error, orderId: order.id }, 'could not settle an order in review; tried again on the next run');
+      }
+    }
+    return settled;
   }
 
   /** After a payment's commit: the caller told, the payment announced, and the keys of a newly paid order asked for. */
@@ -178,15 +370,21 @@ export class PaymentStates implements PaymentOutcomes {
       reason,
       set: { declineReason: reason },
     });
-    const returned = await this.deps.offers.release(tx, await linesOf(tx, [orderId]));
-    // The customer hears of the decline exactly when it is committed.
-    if (status === 'Declined') await this.deps.events.publish('order-declined', { tx, orderId, userId: order.userId, reason });
+    const returned = await this.afterClosing(tx, order, status, reason);
     return {
       announce: async () => {
         this.deps.events.emit('stock-moved', { games: returned });
         if (status !== 'Declined') this.deps.events.emit(status === 'Expired' ? 'order-expired' : 'order-cancelled', { orderId, userId: order.userId });
       },
     };
+  }
+
+  /** What closing an order without its keys does in its transaction: its stock goes back, and a decline is told with it. Answers the stock moved. */
+  private async afterClosing(tx: Db, order: OrderRow, status: ClosedStatus, reason: string | null): Promise<GameStock[]> {
+    const returned = await this.deps.offers.release(tx, await linesOf(tx, [order.id]));
+    // The customer hears of the decline exactly when it is committed.
+    if (status === 'Declined') await this.deps.events.publish('order-declined', { tx, orderId: order.id, userId: order.userId, reason });
+    return returned;
   }
 
   /**
@@ -241,6 +439,7 @@ function paidMove(payment: PaymentReport) {
 
 /** Why an order in each state other than awaiting payment cannot be paid. */
 const notPayable = {
+  'In review': riskMessages.orderInReview,
   Paid: orderMessages.orderAlreadyPaid,
   Refunded: orderMessages.orderRefunded,
   Declined: orderMessages.orderDeclined,

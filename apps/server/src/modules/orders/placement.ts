@@ -41,6 +41,8 @@ import {
 } from './store.ts';
 import type { OffersService, OrderRequestLine } from '../offers/ports.ts';
 import { moveLine } from './failover.ts';
+import { checkoutFacts } from './screening.ts';
+import type { RiskService } from '../risk/ports.ts';
 import type { GiftsService } from '../gifts/ports.ts';
 import { assertGuestMayOrder, assertWithinGuestLimits, guestLimits, type GuestLimits, type OrderLinks } from './guests.ts';
 
@@ -54,8 +56,8 @@ const MAX_CONFIRM_ROUNDS = 4;
 import { lineImage, toOrder } from './views.ts';
 
 
-/** Who places an order: the customer (or a guest's e-mail, issue 29), and the client address the request came from. */
-export type Placer = Buyer & { address: string };
+/** Who places an order: the customer (or a guest's e-mail, issue 29), and the client address and browser the request came from. */
+export type Placer = Buyer & { address: string; browser?: string | undefined };
 
 /** A gift as the order request carries it, parsed (issue 29). */
 type GiftRequestOf = { email: string; name: string; message: string };
@@ -79,6 +81,8 @@ export interface OrderPlacementDeps {
   links: OrderLinks;
   /** Who a gift order is for (issue 29), recorded with the order. */
   gifts: Pick<GiftsService, 'create'>;
+  /** The risk desk, told what was observed of each order at checkout (issue 29). */
+  risk: Pick<RiskService, 'prepare' | 'cardTesting'>;
 }
 
 export class OrderPlacement {
@@ -99,6 +103,8 @@ export class OrderPlacement {
    * reserves nothing (422 when the key came with other items).
    */
   async place(placer: Placer, items: CreateOrderRequest['items'], idempotencyKey?: string, gift?: GiftRequestOf): Promise<CreateOrderAnswer> {
+    // Card testing (issue 29): an e-mail, address or browser with 3 declines in 10 minutes orders nothing for a day.
+    await this.deps.risk.cardTesting.refuseIfLockedOut({ email: placer.email, address: placer.address, browser: placer.browser });
     const merged = mergeItems(items);
     const attempt = idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash: requestHashOf(merged) };
     if (attempt) {
@@ -175,9 +181,14 @@ export class OrderPlacement {
         delayNoticeAt: null,
         idempotencyKey: attempt?.key ?? null,
         placedFrom: placer.address,
+        placedBrowser: placer.browser ?? null,
+        authorisedUntil: null,
         requestHash: attempt?.requestHash ?? null,
       };
       await insertOrder(tx, row, lines);
+      // What the risk desk assesses the payment from, observed now, with the order (issue 29).
+      const observed = await checkoutFacts(tx, id, placer, placer.address, row.amountCents);
+      await this.deps.risk.prepare(tx, id, observed.facts, { email: observed.email, address: placer.address, browser: placer.browser });
       if (gift) await this.deps.gifts.create(tx, { orderId: id, email: gift.email, name: gift.name, message: gift.message, senderUserId: placer.userId ?? null, senderName: gift.senderName });
       return { row, lines, stock };
     });

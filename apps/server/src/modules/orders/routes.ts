@@ -14,7 +14,7 @@ import {
   priceConflictSchema,
   reopenedCheckoutSchema,
 } from '@keystore/contract';
-import { clientIp } from '../../platform/client-ip.ts';
+import { browserOf, clientIp } from '../../platform/client-ip.ts';
 import { Unauthorized } from '../../platform/errors.ts';
 import { perAddress, type LimitRule } from '../../platform/limits.ts';
 import type { OrdersService } from './service.ts';
@@ -59,6 +59,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
           404: errorSchema,
           409: priceConflictSchema,
           422: errorSchema,
+          429: errorSchema,
           503: errorSchema,
         },
       },
@@ -67,7 +68,8 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
       const address = clientIp(request);
       const email = request.body.email;
       if (!request.account && email === undefined) throw new Unauthorized(accountMessages.authRequired);
-      const placer = request.account ? { userId: request.account.userId, address } : { email: email!, address };
+      const browser = browserOf(request);
+      const placer = request.account ? { userId: request.account.userId, address, browser } : { email: email!, address, browser };
       return reply.code(201).send(await orders.create(placer, request.body.items, request.headers['idempotency-key'], request.body.gift));
     },
   );

@@ -49,6 +49,10 @@ export const orders = pgTable(
     email: text('email'),
     /** Bought for someone else (issue 29, the gifts module keeps who): its keys are never the buyer's. */
     gift: boolean('gift').notNull().default(false),
+    /** The browser the order was placed from (the web app's `x-session-id`): the risk desk's browser identity (issue 29). */
+    placedBrowser: text('placed_browser'),
+    /** An order in review: when its card authorisation lapses (the review deadline is 12 hours before). */
+    authorisedUntil: moment('authorised_until'),
   },
   (table) => [
     index('orders_user_created_idx').on(table.userId, table.createdAt),
@@ -58,6 +62,7 @@ export const orders = pgTable(
     uniqueIndex('orders_guest_idempotency_key_idx').on(table.email, table.idempotencyKey).where(sql`${table.userId} is null and ${table.idempotencyKey} is not null`),
     index('orders_guest_email_idx').on(table.email, table.createdAt).where(sql`${table.email} is not null`),
     index('orders_awaiting_expiry_idx').on(table.expiresAt).where(sql`${table.status} = 'Awaiting payment'`),
+    index('orders_in_review_idx').on(table.authorisedUntil).where(sql`${table.status} = 'In review'`),
     index('orders_undelivered_idx').on(table.nextAllocationAt).where(sql`${table.status} = 'Paid' and ${table.deliveryStatus} <> 'Delivered'`),
     // The states of orders/transitions.ts; the moves between them are checked there (decision 019).
     check('orders_status_check', sql`${table.status} in (${listOf(ORDER_STATUSES)})`),

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { giftMessages, orderMessages, type AdminSettings, type AdminSettingsPatch, type CreateOrderAnswer, type CreateOrderRequest, type Order, type PaymentProviderName } from '@keystore/contract';
+import { giftMessages, orderMessages, type AdminSettings, type AdminSettingsPatch, type CreateOrderAnswer, type CreateOrderRequest, type Order, type PaymentProviderName, type RiskVerdict } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { Conflict, Forbidden, NotFound } from '../../platform/errors.ts';
@@ -13,7 +13,7 @@ import type { Accounts, PurchaseStats, PurchaseSummary } from '../users/ports.ts
 import { buyerFigures, orderFigures, overdueDeliveries, soldOutBestsellers, type OrderFigures } from './admin-store.ts';
 import { KeyAllocator } from './allocation.ts';
 import { OrderBackOffice } from './back-office.ts';
-import { assertAwaitingPayment, PaymentStates } from './payment-states.ts';
+import { assertAwaitingPayment, PaymentStates, type ReviewDecider } from './payment-states.ts';
 import { OrderPlacement, type Placer } from './placement.ts';
 import { OrderRefunds } from './refunds.ts';
 import { adoptGuestOrders, buyerOf, eventsOfOrder, expireDueOrders, findOrder, linesOf, ordersOfUser, totalPaidCents, type OrderEventRow, type OrderLineRow, type OrderRow } from './store.ts';
@@ -24,6 +24,7 @@ import type { Recipient } from '../../platform/mail/order-mails.ts';
 import { toHistoryEntry, toOrder } from './views.ts';
 import type { Ledger } from '../ledger/ports.ts';
 import type { OffersService } from '../offers/ports.ts';
+import type { RiskService } from '../risk/ports.ts';
 
 const EXPIRY_BATCH = 200;
 
@@ -49,6 +50,8 @@ export interface OrdersDeps {
   links: SignedLinks;
   /** Who a gift order is for (issue 29). */
   gifts: Pick<GiftsService, 'create' | 'recipientLabel'>;
+  /** The risk desk: told each order's checkout, it assesses each payment and records decisions on held orders (issue 29). */
+  risk: RiskService;
 }
 
 /**
@@ -119,6 +122,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       log: deps.log,
       events: deps.events,
       offers: deps.offers,
+      risk: deps.risk,
     });
     this.backOffice = new OrderBackOffice({
       database: deps.database,
@@ -131,6 +135,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       offers: deps.offers,
       links,
       gifts: deps.gifts,
+      risk: deps.risk,
     });
     this.placement = new OrderPlacement({
       database: deps.database,
@@ -142,6 +147,7 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       offers: deps.offers,
       links,
       gifts: deps.gifts,
+      risk: deps.risk,
     });
   }
 
@@ -272,6 +278,16 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
     // Payable after all: only if payableOrder and the paid transition's check (transitions.ts
     // payableBy) came to disagree, as states only move forward. Paid as any report would be.
     return this.payments.markPaid(orderId, payment);
+  }
+
+  /** The owner's decision on an order in review (issue 29): approved (captured, keys out) or cancelled (hold released). 409 when not in review. */
+  decideHeld(orderId: string, verdict: RiskVerdict, decider: ReviewDecider): Promise<PaymentOutcome> {
+    return this.payments.decideHeld(orderId, verdict, decider);
+  }
+
+  /** The review deadline's run (jobs.ts): see PaymentStates.settleReviews. */
+  settleReviews(): Promise<number> {
+    return this.payments.settleReviews();
   }
 
   markPaid(orderId: string, payment?: PaymentReport): Promise<PaymentOutcome> {

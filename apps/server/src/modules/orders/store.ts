@@ -83,6 +83,11 @@ export async function lockOrder(tx: Db, id: string): Promise<OrderRow | undefine
   return row;
 }
 
+/** Orders in review (issue 29), those whose authorisation lapses first first. */
+export function ordersInReview(db: Db, limit: number): Promise<OrderRow[]> {
+  return db.select().from(orders).where(eq(orders.status, 'In review')).orderBy(asc(orders.authorisedUntil)).limit(limit);
+}
+
 export function linesOf(db: Db, orderIds: string[]): Promise<OrderLineRow[]> {
   if (orderIds.length === 0) return Promise.resolve([]);
   return db.select().from(orderLines).where(inArray(orderLines.orderId, orderIds)).orderBy(asc(orderLines.orderId), asc(orderLines.position));

@@ -3,10 +3,11 @@
 // hundred argon2 hashes would take the test's whole time), and the buyer's journey as calls.
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
-import type { CreateOrderAnswer, Order, TestPaymentRequest } from '@keystore/contract';
+import { DEFAULT_RISK_RULES, type CreateOrderAnswer, type Order, type RiskSignal, type TestPaymentRequest } from '@keystore/contract';
 import type { Database } from '../../db/client.ts';
 import { mailOutbox } from '../../platform/schema.ts';
 import { games } from '../catalog/schema.ts';
+import { users as usersTable } from '../users/schema.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
 import type { Supplier } from '../supplier/supplier.ts';
@@ -21,12 +22,14 @@ export interface Buyer {
   email: string;
   token: string;
   headers: { authorization: string };
+  /** The client address the kit's orders and payments come from: each buyer its own, as customers have (the risk desk counts per address). */
+  address: string;
 }
 
 export const PAYING_CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123', name: 'Ada Lovelace' } as const;
 
 export interface OrdersTestApp extends TestApp {
-  /** A verified customer with an open session, made without the sign-up flow. */
+  /** A verified customer of two days' standing (not a new buyer to the risk desk) with an open session, made without the sign-up flow. */
   buyer(role?: 'customer' | 'admin'): Promise<Buyer>;
   /** `count` buyers, made in parallel. */
   buyers(count: number): Promise<Buyer[]>;
@@ -38,6 +41,11 @@ export interface OrdersTestApp extends TestApp {
   order(buyer: Buyer, gameId: string, quantity?: number): Promise<CreateOrderAnswer>;
   pay(buyer: Buyer, orderId: string, card?: Partial<TestPaymentRequest>): Promise<LightMyRequestResponse>;
   getOrder(buyer: Buyer, orderId: string): Promise<Order>;
+  /**
+   * Puts the default risk rules in force without these signals' (as an owner may): for tests whose
+   * subject is not the risk desk but that buy more than 2 copies of a title, which the defaults hold for review.
+   */
+  riskRulesWithout(...signals: RiskSignal[]): Promise<void>;
   /** Mails to an address, newest first, once the mails under way are written. */
   mailsTo(email: string): Promise<Array<{ subject: string; text: string; html: string }>>;
 }
@@ -65,12 +73,14 @@ export async function ordersTestApp(
     const tag = `${process.pid.toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`;
     const email = `buyer.${tag}@gmail.com`;
     const user = await users.create({ username: `Buyer_${tag}`, email, passwordHash, role, verified: true });
-    const token = await sessions.open(user.id, { ip: '127.0.0.1', userAgent: 'orders-test' });
-    return { userId: user.id, email, token, headers: { authorization: `Bearer ${token}` } };
+    await db.update(usersTable).set({ createdAt: sql`now() - interval '2 days'` }).where(eq(usersTable.id, user.id));
+    const address = `198.18.${Math.floor(counter / 250) % 250}.${(counter % 250) + 1}`;
+    const token = await sessions.open(user.id, { ip: address, userAgent: 'orders-test' });
+    return { userId: user.id, email, token, headers: { authorization: `Bearer ${token}` }, address };
   };
 
   const placeOrder: OrdersTestApp['placeOrder'] = (who, items) =>
-    t.app.inject({ method: 'POST', url: '/api/orders', headers: who.headers, payload: { items } });
+    t.app.inject({ method: 'POST', url: '/api/orders', headers: who.headers, payload: { items }, remoteAddress: who.address });
 
   return {
     ...t,
@@ -92,11 +102,17 @@ export async function ordersTestApp(
       return answer.json<CreateOrderAnswer>();
     },
     pay: (who, orderId, card = {}) =>
-      t.app.inject({ method: 'POST', url: `/api/payments/test/${orderId}`, headers: who.headers, payload: { ...PAYING_CARD, ...card } }),
+      t.app.inject({ method: 'POST', url: `/api/payments/test/${orderId}`, headers: who.headers, payload: { ...PAYING_CARD, ...card }, remoteAddress: who.address }),
     async getOrder(who, orderId) {
       const answer = await t.app.inject({ url: `/api/orders/${orderId}`, headers: who.headers });
       if (answer.statusCode !== 200) throw new Error(`order read failed: ${answer.statusCode} ${answer.body}`);
       return answer.json<Order>();
+    },
+    async riskRulesWithout(...signals) {
+      const admin = await buyer('admin');
+      const rules = DEFAULT_RISK_RULES.filter((rule) => !signals.includes(rule.signal));
+      const answer = await t.app.inject({ method: 'PUT', url: '/api/admin/risk/rules', headers: admin.headers, payload: { rules } });
+      if (answer.statusCode !== 200) throw new Error(`risk rules refused: ${answer.statusCode} ${answer.body}`);
     },
     async mailsTo(email) {
       // Receipts are written after the payment's answer: wait for those under way.

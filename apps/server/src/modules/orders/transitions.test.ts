@@ -11,10 +11,13 @@ describe('the order state machine', () => {
   it('allows exactly these order moves', () => {
     const allowed = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.filter((to) => canMove(from, to)).map((to) => `${from} → ${to}`));
     expect(allowed).toEqual([
+      'Awaiting payment → In review',
       'Awaiting payment → Paid',
       'Awaiting payment → Declined',
       'Awaiting payment → Expired',
       'Awaiting payment → Cancelled',
+      'In review → Paid',
+      'In review → Cancelled',
       'Paid → Refunded',
       'Declined → Paid',
       'Declined → Refunded',

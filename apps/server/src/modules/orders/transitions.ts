@@ -16,9 +16,12 @@ const PLACED_STATUS: OrderStatus = 'Awaiting payment';
 /**
  * Order status: from → where it may go. A closed unpaid order may still be paid (money that arrives
  * late takes its stock again) or refunded (that money, when the stock is gone); nothing else reopens.
+ * A payment the risk desk holds waits In review, its keys reserved, until it is approved or cancelled.
  */
 export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
-  'Awaiting payment': ['Paid', 'Declined', 'Expired', 'Cancelled'],
+  'Awaiting payment': ['Paid', 'In review', 'Declined', 'Expired', 'Cancelled'],
+  // Held by the risk desk (issue 29): approved (captured) or cancelled (the authorisation released).
+  'In review': ['Paid', 'Cancelled'],
   Declined: ['Paid', 'Refunded'],
   Expired: ['Paid', 'Refunded'],
   Cancelled: ['Paid', 'Refunded'],

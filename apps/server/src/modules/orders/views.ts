@@ -1,5 +1,5 @@
 // Orders as the API answers them: the purchase-history entry of SPEC §3 with lines and payment details.
-import { centsToEuro, ORDER_CURRENCY, type Order, type PurchaseHistoryEntry } from '@keystore/contract';
+import { centsToEuro, ORDER_CURRENCY, riskMessages, type Order, type PurchaseHistoryEntry } from '@keystore/contract';
 import { coverUrl } from '../catalog/ports.ts';
 import type { OrderLineRow, OrderRow } from './store.ts';
 
@@ -29,6 +29,7 @@ export function toOrder(row: OrderRow, lines: OrderLineRow[], keysPerLine: Map<s
     refundedAt: row.refundedAt?.toISOString() ?? null,
     paymentProvider: row.provider,
     declineReason: row.declineReason,
+    statusNote: row.status === 'In review' ? riskMessages.inReviewNote : null,
     lines: lines.map((line) => ({
       gameId: line.gameId,
       title: line.title,

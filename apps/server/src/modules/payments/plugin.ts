@@ -3,6 +3,7 @@ import type Stripe from 'stripe';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { PaymentOutcomes, PaymentProvider } from './provider.ts';
+import type { RiskService } from '../risk/ports.ts';
 import { testGatewayRoutes, type TestGatewayOrders } from './routes.ts';
 import { createStripeProvider, stripeClient } from './stripe.ts';
 import { stripeWebhookRoutes } from './stripe-webhook.ts';
@@ -33,10 +34,10 @@ export function paymentsFromConfig(config: Config): Payments {
  */
 export async function registerPaymentRoutes(
   app: FastifyInstance,
-  { config, database, payments, orders }: { config: Config; database: Database; payments: Payments; orders: PaymentOutcomes & TestGatewayOrders },
+  { config, database, payments, orders, risk }: { config: Config; database: Database; payments: Payments; orders: PaymentOutcomes & TestGatewayOrders; risk: RiskService },
 ): Promise<void> {
   if (payments.stripe) {
     await app.register(stripeWebhookRoutes, { stripe: payments.stripe, webhookSecret: config.payments.stripeWebhookSecret!, db: database.db, outcomes: orders });
   }
-  if (config.payments.provider === 'test') await app.register(testGatewayRoutes, { orders });
+  if (config.payments.provider === 'test') await app.register(testGatewayRoutes, { orders, cardTesting: risk.cardTesting });
 }

@@ -6,6 +6,7 @@
 // `PaymentOutcomes` (markPaid, markDeclined, markExpired), which does the state change, the stock
 // and the keys, and is safe to call any number of times for the same order.
 import type { DeliveryStatus, OrderStatus, PaymentProviderName } from '@keystore/contract';
+import type { CardScreening } from '../risk/ports.ts';
 
 /** An order as a provider needs it to open a checkout. Money in euro cents. */
 export interface PayableOrder {
@@ -68,6 +69,14 @@ export interface PaymentProvider {
    * can no longer be served). Must be idempotent per order id: it may be called again after a crash.
    */
   refund(order: RefundableOrder): Promise<void>;
+  /**
+   * Takes the money of a payment only authorised so far (Stripe's manual capture, issue 29): an order the
+   * risk desk accepted, or one approved after review. Idempotent: a payment captured already is left as it
+   * is. A provider that charges at once (the test gateway) has none.
+   */
+  capture?(order: { id: string; providerRef: string | null }): Promise<void>;
+  /** Releases an authorisation not to be captured (an order refused or cancelled in review): nothing is charged. Idempotent. */
+  releaseAuthorisation?(order: { id: string; providerRef: string | null }): Promise<void>;
 }
 
 /** What a provider says it took. Null where it said nothing, which never matches an order. */
@@ -92,6 +101,10 @@ export interface PaymentReport {
   deliverInBackground?: boolean;
   /** Called once the payment is committed, before the wait for the keys (the request's purchase turn is given back then). */
   onCommitted?: () => void;
+  /** What the card tells the risk desk (issue 29); without it the payment is assessed as a normal-risk card. */
+  card?: CardScreening | undefined;
+  /** The money is only authorised with this provider (Stripe's manual capture): captured once the risk desk accepts the order. */
+  authorisedWith?: PaymentProviderName | undefined;
 }
 
 /** What markPaid answers: the order's state after the call. */

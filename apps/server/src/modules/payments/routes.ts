@@ -1,18 +1,23 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorSchema, orderIdParamsSchema, orderMessages, orderTokenQuerySchema, testPaymentAnswerSchema, testPaymentRequestSchema } from '@keystore/contract';
+import { errorSchema, orderIdParamsSchema, orderMessages, orderTokenQuerySchema, riskMessages, testPaymentAnswerSchema, testPaymentRequestSchema } from '@keystore/contract';
 import { Conflict } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { accessOf, accountOrGuest, OrderNotPayable, sessionIfSent, type OrdersService } from '../orders/ports.ts';
 import { cardVerdict } from './test-gateway.ts';
+import { browserOf, clientIp } from '../../platform/client-ip.ts';
+import type { RiskService } from '../risk/ports.ts';
+
+/** What the card form asks of the risk desk: card testing's lockouts and declines. */
+type CardTestingPort = Pick<RiskService['cardTesting'], 'refuseIfLockedOut' | 'noteDecline'>;
 
 /** What the card form needs of the orders module. */
-export type TestGatewayOrders = Pick<OrdersService, 'payableOrder' | 'markDeclined' | 'payAsCustomer'>;
+export type TestGatewayOrders = Pick<OrdersService, 'payableOrder' | 'markDeclined' | 'payAsCustomer' | 'recipientOf'>;
 
 /** A customer pays signed in; a guest with its order's signed link (issue 29). */
 const bearerOrLink: Array<Record<string, string[]>> = [{ bearerAuth: [] }, {}];
 
 /** The test gateway's card form submission (DESIGN §4). The pay page reads the order from GET /api/orders/{id}. */
-export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrders }> = async (app, { orders }) => {
+export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrders; cardTesting: CardTestingPort }> = async (app, { orders, cardTesting }) => {
   app.post(
     '/api/payments/test/:id',
     {
@@ -29,7 +34,7 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrder
         params: orderIdParamsSchema,
         querystring: orderTokenQuerySchema,
         body: testPaymentRequestSchema,
-        response: { 200: testPaymentAnswerSchema, 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema },
+        response: { 200: testPaymentAnswerSchema, 400: errorSchema, 401: errorSchema, 404: errorSchema, 409: errorSchema, 429: errorSchema },
       },
     },
     async (request) => {
@@ -37,10 +42,17 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrder
       const orderId = request.params.id;
       // Where the buyer goes next: the library, or a guest's order page, which its link opens.
       const after = access.userId ? `/library?order=${orderId}` : `/orders/${orderId}?token=${encodeURIComponent(request.query.token!)}`;
-      const verdict = cardVerdict(request.body.cardNumber);
+      const payer = { address: clientIp(request), browser: browserOf(request) };
+      // Card testing (issue 29): an address or browser with 3 declines in 10 minutes pays nothing for a day.
+      await cardTesting.refuseIfLockedOut(payer);
+      const pay = request.body.cardNumber;
+      const verdict = cardVerdict(pay);
+      /** A declined payment counts against its address, browser and e-mail. */
+      const noteDecline = async () => cardTesting.noteDecline({ ...payer, email: (await orders.recipientOf(orderId))?.email });
       if (!verdict.paid) {
         await orders.payableOrder(orderId, access, 'test');
         await orders.markDeclined(orderId, verdict.reason);
+        await noteDecline();
         // Another card paid it a moment ago (two tabs): the decline changed nothing, say what did happen.
         await orders.payableOrder(orderId, access, 'test').catch((error: unknown) => {
           if (!(error instanceof OrderNotPayable) || error.orderStatus !== 'Declined') throw error;
@@ -49,7 +61,13 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrder
       }
       // Checked and paid in one statement (404 or 409 when the order is not this customer's to pay).
       // The purchase turn ends with the payment's commit: waiting for the supplier's keys holds none.
-      const outcome = await orders.payAsCustomer(orderId, access, 'test', { providerRef: `test_${newId(20)}`, onCommitted: () => request.admission?.leave() });
+      const outcome = await orders.payAsCustomer(orderId, access, 'test', { providerRef: `test_${newId(20)}`, card: verdict.card, onCommitted: () => request.admission?.leave() });
+      // Held for review: authorised, not charged (issue 29); refused by the risk desk: nothing charged.
+      if (outcome.status === 'In review') return { status: 'In review' as const, deliveryStatus: 'Pending' as const, message: riskMessages.inReviewNote, redirectUrl: after };
+      if (outcome.status === 'Declined') {
+        await noteDecline();
+        return { status: 'Declined' as const, deliveryStatus: 'Not delivered' as const, message: riskMessages.paymentRefused, redirectUrl: access.userId ? `/pay/${orderId}` : `/pay/${orderId}?token=${encodeURIComponent(request.query.token!)}` };
+      }
       // Only through payAsCustomer's fallback (the SQL check and payableOrder disagreeing): a payment
       // taken for an order whose keys were sold meanwhile is refunded at once, and the order is lapsed.
       if (outcome.status === 'Refunded' && !outcome.newlyPaid) throw new Conflict(orderMessages.orderExpired);

@@ -13,6 +13,7 @@ import { errorSchema, orderMessages } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
 import { eventHandled, recordEvent } from './webhook-events.ts';
+import { cardOfCharge } from './stripe.ts';
 import type { PaymentOutcomes, ReceivedAmount } from './provider.ts';
 import { NO_AUTH } from '../../platform/openapi.ts';
 
@@ -20,7 +21,7 @@ export const STRIPE_WEBHOOK_PATH = '/api/payments/stripe/webhook';
 
 /** What a Checkout event asks of the orders module. */
 export type CheckoutAction =
-  | { kind: 'pay'; orderId: string; paymentIntent: string | undefined; amount: ReceivedAmount }
+  | { kind: 'pay'; orderId: string; sessionId: string; paymentIntent: string | undefined; amount: ReceivedAmount; unpaid: boolean }
   | { kind: 'decline'; orderId: string }
   | { kind: 'expire'; orderId: string }
   | { kind: 'none'; orderId: string | undefined };
@@ -33,7 +34,9 @@ function checkoutAction(event: Stripe.Event): CheckoutAction {
       const orderId = orderIdOf(session);
       if (!orderId) return { kind: 'none', orderId };
       // 'unpaid' is an asynchronous method (a bank debit) still settling: async_payment_* follows.
-      return session.payment_status === 'unpaid' ? { kind: 'none', orderId } : payAction(orderId, session);
+      // Unpaid: authorised and waiting for capture (every session is manual, issue 29), or a bank debit
+      // still settling (async_payment_* follows); the payment intent tells which.
+      return payAction(orderId, session, session.payment_status === 'unpaid');
     }
     case 'checkout.session.async_payment_succeeded': {
       const orderId = orderIdOf(event.data.object);
@@ -52,9 +55,9 @@ function checkoutAction(event: Stripe.Event): CheckoutAction {
   }
 }
 
-/** A paid session: the order is paid only if Stripe took its amount (markPaid checks it). */
-function payAction(orderId: string, session: Stripe.Checkout.Session): CheckoutAction {
-  return { kind: 'pay', orderId, paymentIntent: intentId(session), amount: { cents: session.amount_total, currency: session.currency } };
+/** A paid (or authorised) session: the order is paid only if Stripe took its amount (markPaid checks it). */
+function payAction(orderId: string, session: Stripe.Checkout.Session, unpaid = false): CheckoutAction {
+  return { kind: 'pay', orderId, sessionId: session.id, paymentIntent: intentId(session), amount: { cents: session.amount_total, currency: session.currency }, unpaid };
 }
 
 /** Our order id on a session; a session without one was not made by this store (a payment link, another app). */
@@ -63,7 +66,10 @@ function orderIdOf(session: Stripe.Checkout.Session): string | undefined {
 }
 
 function intentId(session: Stripe.Checkout.Session): string | undefined {
-  const intent = session.payment_intent;
+  return idOf(session.payment_intent);
+}
+
+function idOf(intent: Stripe.Checkout.Session['payment_intent']): string | undefined {
   return typeof intent === 'string' ? intent : (intent?.id ?? undefined);
 }
 
@@ -86,8 +92,23 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookOptions> = 
   async function act(event: Stripe.Event, action: CheckoutAction, log: FastifyBaseLogger): Promise<void> {
     try {
       if (action.kind === 'pay') {
+        // The charge tells the risk desk the card's risk, fingerprint and 3-D Secure; an authorised
+        // payment is captured only once the desk accepts the order (markPaid, issue 29).
+        // An event naming no payment intent: the session knows it.
+        const intentId = action.paymentIntent ?? idOf((await stripe.checkout.sessions.retrieve(action.sessionId)).payment_intent);
+        const intent = intentId ? await stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] }) : undefined;
+        const authorised = intent?.status === 'requires_capture';
+        // Completed unpaid and not authorised: a bank debit still settling (async_payment_* follows).
+        if (action.unpaid && !authorised) return;
+        const charge = typeof intent?.latest_charge === 'object' ? intent.latest_charge : undefined;
         // A wrong amount is refused inside markPaid and logged there; the event is still answered 2xx and recorded, as resending it would not change the sum.
-        await outcomes.markPaid(action.orderId, { amount: action.amount, deliverInBackground: true, ...(action.paymentIntent && { providerRef: action.paymentIntent }) });
+        await outcomes.markPaid(action.orderId, {
+          amount: action.amount,
+          deliverInBackground: true,
+          card: cardOfCharge(charge),
+          ...(authorised && { authorisedWith: 'stripe' as const }),
+          ...(intentId && { providerRef: intentId }),
+        });
       }
       else if (action.kind === 'decline') await outcomes.markDeclined(action.orderId, orderMessages.asyncPaymentFailed);
       else if (action.kind === 'expire') await outcomes.markExpired(action.orderId);

@@ -5,6 +5,7 @@ import { orderMessages } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import { Conflict } from '../../platform/errors.ts';
 import type { Checkout, PayableOrder, PaymentProvider, RefundableOrder } from './provider.ts';
+import type { CardScreening } from '../risk/ports.ts';
 
 /** Stripe accepts a Checkout Session expiry from 30 minutes to 24 hours after the session is made. */
 const STRIPE_MIN_SESSION_MS = 30 * 60_000;
@@ -55,7 +56,9 @@ export function checkoutSessionParams(order: PayableOrder, publicUrl: string, no
     })),
     client_reference_id: order.id,
     metadata: { orderId: order.id },
-    payment_intent_data: { metadata: { orderId: order.id } },
+    // Authorised only: the risk desk decides before the money is taken (issue 29). Stripe fixes this when
+    // the session is made, before the risk is known, so every session is manual; accepted orders are captured at once.
+    payment_intent_data: { metadata: { orderId: order.id }, capture_method: 'manual' },
     ...(order.customerEmail && { customer_email: order.customerEmail }),
     // A guest has no library: it comes back to its order's page, which its token opens.
     success_url: order.returnToken ? `${publicUrl}/orders/${id}?token=${order.returnToken}&paid=1` : `${publicUrl}/library?order=${id}&paid=1`,
@@ -125,6 +128,39 @@ class StripeProvider implements PaymentProvider {
       throw error;
     }
   }
+
+  async capture(order: { id: string; providerRef: string | null }): Promise<void> {
+    const intent = await this.intentOf(order);
+    if (intent.status === 'succeeded') return;
+    if (intent.status !== 'requires_capture') throw new Error(`Stripe payment ${intent.id} of order ${order.id} cannot be captured: it is ${intent.status}`);
+    await this.stripe.paymentIntents.capture(intent.id, {}, { idempotencyKey: `keystore-capture-${order.id}` });
+  }
+
+  async releaseAuthorisation(order: { id: string; providerRef: string | null }): Promise<void> {
+    const intent = await this.intentOf(order);
+    if (intent.status === 'canceled') return;
+    // Captured already (a session made before sessions were authorised only): the money goes back instead.
+    if (intent.status === 'succeeded') return this.refund({ id: order.id, amountCents: intent.amount, currency: intent.currency, providerRef: intent.id });
+    if (intent.status !== 'requires_capture') throw new Error(`Stripe payment ${intent.id} of order ${order.id} cannot be released: it is ${intent.status}`);
+    await this.stripe.paymentIntents.cancel(intent.id, {}, { idempotencyKey: `keystore-release-${order.id}` });
+  }
+
+  private async intentOf(order: { id: string; providerRef: string | null }): Promise<Stripe.PaymentIntent> {
+    const id = order.providerRef ? await paymentIntentOf(this.stripe, order.providerRef) : undefined;
+    if (!id) throw new Error(`Order ${order.id} has no Stripe payment`);
+    return this.stripe.paymentIntents.retrieve(id);
+  }
+}
+
+/** What a payment's charge tells the risk desk: Radar's risk level, the card's fingerprint, and whether 3-D Secure authenticated it. */
+export function cardOfCharge(charge: Stripe.Charge | null | undefined): CardScreening {
+  const level = charge?.outcome?.risk_level;
+  const card = charge?.payment_method_details?.card;
+  return {
+    fingerprint: card?.fingerprint ?? undefined,
+    providerRisk: level === 'elevated' || level === 'highest' ? level : 'normal',
+    threeDSecure: card?.three_d_secure?.result === 'authenticated',
+  };
 }
 
 /** The Stripe provider on a client of its own; its webhook (stripe-webhook.ts) is registered with the orders module. */

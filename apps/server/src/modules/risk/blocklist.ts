@@ -62,6 +62,11 @@ export class Blocklist {
     return (await this.insert(db, identities, note, byUserId)).length;
   }
 
+  /** The stored hashes of these identities (what block would write). */
+  hashesOf(identities: RiskIdentities): string[] {
+    return identitiesOf(identities).map((identity) => this.hasher.stored(identity));
+  }
+
   /** Whether any of these identities is blocked. */
   async isBlocked(identities: RiskIdentities, db: Db = this.database.db): Promise<boolean> {
     const hashes = identitiesOf(identities).flatMap((identity) => this.hasher.matching(identity));

@@ -96,6 +96,8 @@ export const riskAssessments = pgTable(
     cancelRecommended: boolean('cancel_recommended').notNull(),
     facts: jsonb('facts').$type<RiskFact[]>().notNull(),
     signals: jsonb('signals').$type<RiskSignals>().notNull(),
+    /** The keyed hashes of the buyer's e-mail, address, browser and card: what a dispute blocks. */
+    identityHashes: jsonb('identity_hashes').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: moment('created_at').notNull().default(sql`now()`),
     verdict: text('verdict').$type<RiskVerdict>(),
     decidedAt: moment('decided_at'),
@@ -111,6 +113,23 @@ export const riskAssessments = pgTable(
     check('risk_assessments_decided_check', sql`(${table.verdict} is null) = (${table.decidedAt} is null)`),
   ],
 );
+
+/**
+ * What the orders module observed of an order at checkout (issue 29), kept until its payment is assessed:
+ * the buyer's facts with the identities' checks (blocklist, card-testing lockout) made then, so the
+ * payment adds only what the card tells. The identities are kept only as keyed hashes, for a later block.
+ */
+export const riskCheckouts = pgTable('risk_checkouts', {
+  orderId: text('order_id')
+    .primaryKey()
+    .references(() => orders.id, { onDelete: 'cascade' }),
+  signals: jsonb('signals').$type<CheckoutSignals>().notNull(),
+  identityHashes: jsonb('identity_hashes').$type<string[]>().notNull(),
+  createdAt: moment('created_at').notNull().default(sql`now()`),
+});
+
+/** The signals known at checkout: all but what the payment's card tells. */
+export type CheckoutSignals = Omit<RiskSignals, 'providerRisk' | 'threeDSecure'>;
 
 /** What later proved an order fraudulent, once per kind: the backtest's "caught" and the monthly dispute ratio. */
 export const riskOutcomes = pgTable(

@@ -7,6 +7,7 @@ import {
   CARD_NETWORK_THRESHOLDS,
   type Backtest,
   type FraudOutcome,
+  type OrderRisk,
   type RiskAssessment,
   type RiskFigures,
   type RiskRule,
@@ -22,12 +23,23 @@ import { DisposableDomains } from './disposable.ts';
 import { domainOf, IdentityHasher, type RiskIdentities } from './identities.ts';
 import { RiskRuleSets } from './rule-sets.ts';
 import { soldLines } from '../orders/ports.ts';
-import { riskAssessments, riskOutcomes } from './schema.ts';
+import { riskAssessments, riskCheckouts, riskOutcomes, type CheckoutSignals } from './schema.ts';
 
 export type AssessmentRow = typeof riskAssessments.$inferSelect;
 
 /** What the orders module observes of an order; the rest of the signals the risk desk finds itself from the buyer's identities. */
 export type OrderFacts = Omit<RiskSignals, 'emailDomain' | 'disposableEmail' | 'blocklisted' | 'cardTesting'>;
+
+/** What the orders module observes of an order at checkout: all but what its payment's card tells. */
+export type CheckoutFacts = Omit<OrderFacts, 'providerRisk' | 'threeDSecure'>;
+
+/** What a payment's card tells the risk desk (the test gateway's cards, or Stripe's charge). */
+export interface CardScreening {
+  /** The provider's fingerprint of the card (the same card gives the same one). */
+  fingerprint?: string | undefined;
+  providerRisk: RiskSignals['providerRisk'];
+  threeDSecure: boolean;
+}
 
 export interface RiskDeps {
   database: Database;
@@ -45,6 +57,15 @@ export const toAssessment = (row: AssessmentRow): RiskAssessment => ({
   decision: row.decision,
   cancelRecommended: row.cancelRecommended,
   facts: row.facts,
+});
+
+/** The assessment with its decision, as the back office's order shows it. */
+export const toOrderRisk = (row: AssessmentRow): OrderRisk => ({
+  ...toAssessment(row),
+  verdict: row.verdict,
+  decidedAt: row.decidedAt?.toISOString() ?? null,
+  decidedBy: row.decidedBy,
+  decisionNote: row.decisionNote,
 });
 
 export class RiskService {
@@ -82,15 +103,61 @@ export class RiskService {
       blocklisted: await this.blocklist.isBlocked(identities, tx),
       cardTesting: await this.cardTesting.lockedOut(identities, tx),
     };
+    return this.store(tx, orderId, signals, this.blocklist.hashesOf(identities));
+  }
+
+  /** Assesses these values under the rule set in force and stores the assessment, unless the order has one already (which stands). */
+  private async store(tx: Db, orderId: string, signals: RiskSignals, identityHashes: string[]): Promise<AssessmentRow> {
     const ruleSet = await this.rules.current(tx);
     const assessment = assess(ruleSet, signals);
     const [row] = await tx
       .insert(riskAssessments)
-      .values({ orderId, ...assessment, signals })
+      .values({ orderId, ...assessment, signals, identityHashes })
       .onConflictDoNothing({ target: riskAssessments.orderId })
       .returning();
     // Assessed meanwhile by another instance: its assessment stands.
     return row ?? (await this.assessmentOf(orderId, tx))!;
+  }
+
+  /**
+   * Notes what was observed of an order at checkout, in its placement's transaction: the buyer's facts
+   * with the identities' checks made now (disposable domain, blocklist, card-testing lockout), and the
+   * identities' keyed hashes for a later block. The payment adds the card's facts (screen).
+   */
+  async prepare(tx: Db, orderId: string, facts: CheckoutFacts, identities: RiskIdentities): Promise<void> {
+    const emailDomain = domainOf(identities.email);
+    const signals: CheckoutSignals = {
+      ...facts,
+      emailDomain,
+      disposableEmail: await this.disposable.isDisposable(emailDomain, tx),
+      blocklisted: await this.blocklist.isBlocked(identities, tx),
+      cardTesting: await this.cardTesting.lockedOut(identities, tx),
+    };
+    await tx.insert(riskCheckouts).values({ orderId, signals, identityHashes: this.blocklist.hashesOf(identities) }).onConflictDoNothing();
+  }
+
+  /**
+   * Assesses an order's payment in `tx` (the payment's transaction), from its checkout's facts and what
+   * the card tells, under the rule set in force, and stores the assessment. Once per order: a payment
+   * reported again answers the stored one. Undefined for an order placed before the risk desk (no checkout facts).
+   */
+  async screen(tx: Db, orderId: string, card: CardScreening): Promise<AssessmentRow | undefined> {
+    const [checkout] = await tx.select().from(riskCheckouts).where(eq(riskCheckouts.orderId, orderId));
+    if (!checkout) return undefined;
+    const cardBlocked = card.fingerprint ? await this.blocklist.isBlocked({ card: card.fingerprint }, tx) : false;
+    const signals: RiskSignals = {
+      ...checkout.signals,
+      providerRisk: card.providerRisk,
+      threeDSecure: card.threeDSecure,
+      blocklisted: checkout.signals.blocklisted || cardBlocked,
+    };
+    return this.store(tx, orderId, signals, card.fingerprint ? [...checkout.identityHashes, this.blocklist.hashesOf({ card: card.fingerprint })[0]!] : checkout.identityHashes);
+  }
+
+  /** The keyed hashes of an order's buyer and card, as its checkout and payment noted them: what a dispute blocks. */
+  async identityHashesOf(orderId: string, db: Db = this.db): Promise<string[]> {
+    const [row] = await db.select({ hashes: riskAssessments.identityHashes }).from(riskAssessments).where(eq(riskAssessments.orderId, orderId));
+    return row?.hashes ?? [];
   }
 
   async assessmentOf(orderId: string, db: Db = this.db): Promise<AssessmentRow | undefined> {

@@ -64,6 +64,6 @@ export const sellerApiKeys = pgTable(
  */
 export const sellerFacts = pgView('seller_facts').as((qb) =>
   qb
-    .select({ id: sellers.id, name: sellers.name, status: sellers.status, belowFloor: sellers.belowFloor, score: sellers.score, holdDays: sellers.holdDays })
+    .select({ id: sellers.id, userId: sellers.userId, name: sellers.name, status: sellers.status, belowFloor: sellers.belowFloor, score: sellers.score, holdDays: sellers.holdDays })
     .from(sellers),
 );

@@ -67,6 +67,10 @@ export async function changeRole(db: Db, id: string, role: Role): Promise<UserRo
 
 /** The e-mail addresses of every admin not blocked (operator alerts). */
 export async function adminEmails(db: Db): Promise<string[]> {
-  const rows = await db.select({ email: users.email }).from(users).where(and(eq(users.role, 'admin'), isNull(users.blockedAt)));
-  return rows.map((row) => row.email);
+  return (await admins(db)).map((row) => row.email);
+}
+
+/** The admins not blocked: who hears of what needs the owner (alerts, orders held for review). */
+export function admins(db: Db): Promise<Array<{ id: string; email: string }>> {
+  return db.select({ id: users.id, email: users.email }).from(users).where(and(eq(users.role, 'admin'), isNull(users.blockedAt)));
 }

@@ -1,8 +1,8 @@
 import { accountMessages, adminMessages, membershipFor, validationMessages, type AdminUser, type AdminUserList, type AdminUserRow, type PurchaseHistoryEntry, type Role, type User } from '@keystore/contract';
 import type { Config } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, Db } from '../../db/client.ts';
 import { Conflict, HttpError, Invalid, NotFound, Unauthorized } from '../../platform/errors.ts';
-import { adminEmails, changeRole, customerCounts, setBlocked, userPage } from './admin-store.ts';
+import { adminEmails, admins, changeRole, customerCounts, setBlocked, userPage } from './admin-store.ts';
 import { newId } from '../../platform/ids.ts';
 import { UnreadableImage } from '../../platform/images.ts';
 import { hashPassword, passwordMatches } from '../../platform/passwords.ts';
@@ -203,6 +203,11 @@ export class UsersService {
   /** Where operator alerts go: every admin not blocked. */
   adminEmails(): Promise<string[]> {
     return adminEmails(this.database.db);
+  }
+
+  /** The admins not blocked, read in `db` (a transaction telling them of something). */
+  admins(db: Db = this.database.db): Promise<Array<{ id: string; email: string }>> {
+    return admins(db);
   }
 
   /** Customers in all, and those who signed up in [from, to). */
