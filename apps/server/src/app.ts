@@ -33,6 +33,7 @@ import { OrdersService } from './modules/orders/service.ts';
 import { paymentsFromConfig, registerPaymentRoutes } from './modules/payments/plugin.ts';
 import { riskRoutes } from './modules/risk/routes.ts';
 import { RiskService } from './modules/risk/service.ts';
+import { subscribeFraudConsequences } from './modules/risk/consequences.ts';
 import { headHtml, pageHead, storeMetaHtml } from './modules/seo/pages.ts';
 import { sellerRoutes } from './modules/sellers/routes.ts';
 import { SellersService } from './modules/sellers/service.ts';
@@ -223,6 +224,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(clientErrorRoutes);
   if (!config.production && mailer.devOutbox) await app.register(devMailRoutes, { mailer });
   const auth = await registerAuth(app, { config, database, users, mailer, events });
+  subscribeFraudConsequences(events, { users, auth, notifications, sellers, log: app.log });
   registerAuditing(app, database, (request) => actorOf(users, request));
   await registerUploads(app);
   await app.register(usersRoutes, { users });

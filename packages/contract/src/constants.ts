@@ -167,8 +167,10 @@ export const CATALOGUE_REFRESH_HOURS = 4;
  * 'Cancelled': the customer closed it unpaid (POST /api/orders/{id}/cancel), and its keys went back at once.
  * 'In review' (issue 29): the payment is authorised, not charged, and the risk desk holds the order until
  * the owner (or the review deadline) approves it (Paid) or cancels it (Cancelled, the hold released).
+ * 'Disputed' (issue 29): the card's holder disputed the payment and the card network took the money back;
+ * the order's unrevealed keys were taken back.
  */
-export const ORDER_STATUSES = ['Awaiting payment', 'In review', 'Paid', 'Declined', 'Expired', 'Cancelled', 'Refunded'] as const;
+export const ORDER_STATUSES = ['Awaiting payment', 'In review', 'Paid', 'Declined', 'Expired', 'Cancelled', 'Refunded', 'Disputed'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** 'Pending' until the keys are in (or the order ends unpaid); SPEC §4 shows anything but 'Delivered' as not delivered. */
 export const DELIVERY_STATUSES = ['Pending', 'Delivered', 'Not delivered'] as const;
@@ -197,6 +199,8 @@ export const TEST_CARDS = {
   elevatedRisk: '4000000000009235',
   /** Refused as highest risk (Stripe's test card for the same outcome). */
   highestRisk: '4100000000000019',
+  /** Pays, and is disputed as fraudulent a few seconds later (Stripe's test card for the same outcome). */
+  disputed: '4000000000000259',
 } as const;
 
 /** Support (SPEC §5, §9): the form's and the chat's limits. */

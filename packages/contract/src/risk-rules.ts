@@ -95,6 +95,11 @@ export const AUTHORISATION_DAYS = 7;
 export const REVIEW_DEADLINE_HOURS = 12;
 export const REVIEW_AUTO_APPROVE_BELOW = 50;
 
+/** What the card network charges the store for a dispute, win or lose (Stripe's fee in the EU), when the provider does not say. */
+export const DISPUTE_FEE_CENTS = 2_000;
+/** How long after its payment the test gateway's disputed card (4000 0000 0000 0259) is disputed. */
+export const TEST_DISPUTE_AFTER_SECONDS = 5;
+
 /**
  * Disputes and fraud warnings over sales, as the card networks count them (Visa VAMP, EU and US from
  * April 2026): the store's alarm rings from `alarm`, well before the networks' `excessive`.
@@ -144,5 +149,10 @@ export const riskMessages = {
   notReviewedInTime: 'Cancelled: not reviewed in time.',
   /** The buyer's order answer after a cancelled review. */
   reviewCancelledNote: 'We could not approve this order, so the hold on your payment was released: you pay nothing.',
+  /** Paying or refunding an order whose payment was disputed. */
+  orderDisputed: 'The payment for this order was disputed with the card issuer, and its keys were taken back.',
+  /** The timeline's reasons of a dispute's steps. */
+  disputeOpened: 'The card holder disputed the payment: the card network took the money back. Unrevealed keys taken back, the buyer blocked.',
+  fraudWarningRefund: 'The card issuer warned of fraud: refunded as fraudulent, unrevealed keys taken back, the buyer blocked.',
   reviewNoteTooLong: `A note can be at most ${BLOCKLIST_NOTE_MAX} characters.`,
 } as const;

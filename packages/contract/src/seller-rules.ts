@@ -8,7 +8,7 @@ export const OFFER_STATUSES = ['active', 'paused'] as const;
 export type OfferStatus = (typeof OFFER_STATUSES)[number];
 export const SELLER_KEY_STATES = ['available', 'reserved', 'sold'] as const;
 export type SellerKeyState = (typeof SELLER_KEY_STATES)[number];
-export const LEDGER_KINDS = ['sale', 'commission', 'release', 'refund', 'payout', 'fee', 'claim'] as const;
+export const LEDGER_KINDS = ['sale', 'commission', 'release', 'refund', 'payout', 'fee', 'claim', 'chargeback'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 /** How an offer's keys reach the store: uploaded in advance, or handed over when sold through the seller's webhook (issue 24). */
 export const OFFER_DELIVERIES = ['uploaded', 'declared'] as const;

@@ -43,6 +43,8 @@ export interface AfterCommitEvents {
    * left it. Told synchronously, so this instance's lists and game pages show it in the same turn.
    */
   'stock-moved': { games: GameStock[] };
+  /** A dispute or a fraud warning proved an order fraudulent (issue 29): its buyer's account is blocked, and its seller account suspended. */
+  'fraud-proved': { orderId: string; userId: string | null };
   'account-created': { userId: string };
   'password-changed': { userId: string };
   'new-device-login': { userId: string; ip: string };

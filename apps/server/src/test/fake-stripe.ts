@@ -20,6 +20,7 @@ interface FakeIntent {
   status: string;
   amount: number;
   card: { riskLevel: 'normal' | 'elevated' | 'highest'; fingerprint: string; threeDSecure: boolean };
+  metadata: Record<string, unknown>;
 }
 
 /** A payment intent as Stripe answers it, its latest charge expanded. */
@@ -32,6 +33,7 @@ function intentObject(intent: FakeIntent): Record<string, unknown> {
     amount: intent.amount,
     currency: 'eur',
     capture_method: 'manual',
+    metadata: intent.metadata,
     latest_charge: charged
       ? {
           id: `ch_${intent.id.slice(3)}`,
@@ -125,6 +127,23 @@ export class FakeStripe extends LoopbackFake {
       request: { id: null, idempotency_key: null },
       type,
       data: { object: { ...session, ...state[type], ...options.session } },
+    };
+  }
+
+  /** An event after the sale about an order's payment, as Stripe sends it: a dispute opened or closed, or an early fraud warning. */
+  paymentEvent(type: 'charge.dispute.created' | 'charge.dispute.closed' | 'radar.early_fraud_warning.created', orderId: string, object: Record<string, unknown> = {}): StripeEvent {
+    const paymentIntent = this.sessionFor(orderId).payment_intent;
+    const kind = type.startsWith('radar.') ? 'radar.early_fraud_warning' : 'dispute';
+    return {
+      id: `evt_${randomBytes(12).toString('hex')}`,
+      object: 'event',
+      api_version: '2025-01-01',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+      data: { object: { id: `${kind === 'dispute' ? 'dp' : 'issfr'}_${randomBytes(6).toString('hex')}`, object: kind, payment_intent: paymentIntent, charge: `ch_${paymentIntent.slice(3)}`, ...object } },
     };
   }
 
@@ -229,7 +248,7 @@ export class FakeStripe extends LoopbackFake {
         capture_method: (body.payment_intent_data as { capture_method?: string } | undefined)?.capture_method ?? 'automatic',
       };
       this.sessions.set(id, session);
-      this.intents.set(session.payment_intent, { id: session.payment_intent, status: 'requires_payment_method', amount, card: { riskLevel: 'normal', fingerprint: `fp_${randomBytes(6).toString('hex')}`, threeDSecure: false } });
+      this.intents.set(session.payment_intent, { id: session.payment_intent, status: 'requires_payment_method', amount, card: { riskLevel: 'normal', fingerprint: `fp_${randomBytes(6).toString('hex')}`, threeDSecure: false }, metadata: (body.payment_intent_data as { metadata?: Record<string, unknown> } | undefined)?.metadata ?? {} });
       this.pageLines.set(id, lines.map((line) => ({ name: line.price_data.product_data.name, quantity: Number(line.quantity) })));
       return [200, session];
     }

@@ -56,7 +56,7 @@ describe('back office: dashboard', () => {
     expect(body.revenue.byDay).toHaveLength(30);
     expect(body.revenue.byDay.at(-1)).toEqual({ date: today, amount: revenue, orders: 2 });
     expect(body.revenue.byDay.slice(0, -1).every((day) => day.amount === 0 && day.orders === 0)).toBe(true);
-    expect(body.ordersByStatus).toEqual({ 'Awaiting payment': 1, 'In review': 0, Paid: 2, Declined: 1, Expired: 0, Cancelled: 0, Refunded: 1 });
+    expect(body.ordersByStatus).toEqual({ 'Awaiting payment': 1, 'In review': 0, Paid: 2, Declined: 1, Expired: 0, Cancelled: 0, Refunded: 1, Disputed: 0 });
     expect(body.topGames).toEqual([
       { gameId: gameA, title: paid1.lines[0]!.title, units: 2, revenue: paid1.amount },
       { gameId: gameB, title: paid2.lines[0]!.title, units: 1, revenue: paid2.amount },

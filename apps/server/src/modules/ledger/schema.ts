@@ -7,8 +7,8 @@ import { listOf, moment } from '../../db/columns.ts';
  * What an entry records beyond the seller-facing kinds: a payout's bank transfer done, and the store's
  * own money added to a failed-over line moved to a dearer offer (shown to its seller as a commission in its favour).
  */
-export const ENTRY_KINDS = [...LEDGER_KINDS, 'transfer', 'failover-extra'] as const;
-export type EntryKind = LedgerKind | 'transfer' | 'failover-extra';
+export const ENTRY_KINDS = [...LEDGER_KINDS, 'transfer', 'failover-extra', 'fraud-loss', 'dispute-fee', 'dispute-won'] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 /** The kinds of account: the store's three, and each seller's two. */
 export const ACCOUNT_KINDS = ['payments', 'commission', 'payouts', 'seller-held', 'seller-available'] as const;

@@ -12,7 +12,7 @@
 //   transfer    payouts −amount               payments +amount                (the bank transfer done)
 //   fee         seller available −fee         commission +fee                 (a seller failed to hand over promised keys)
 //   claim       payments +price               commission −commission          seller held, then available −net (one key, after a claim)
-import { sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { centsToEuro, HOUSE_SELLER_ID, ORDER_CURRENCY, sellerMessages, type LedgerBalance, type LedgerKind, type Payout, type SellerLedgerEntry } from '@keystore/contract';
 import { LOCKS, type Database, type Db } from '../../db/client.ts';
@@ -39,7 +39,7 @@ import {
   sellerEntries,
   type PayoutRow,
 } from './store.ts';
-import type { EntryKind } from './schema.ts';
+import { ledgerEntries, ledgerLines, type EntryKind } from './schema.ts';
 
 /** A delivered order line, as the ledger posts it. All amounts in cents, for the whole line. */
 export interface Sale {
@@ -156,6 +156,60 @@ export class Ledger {
       { account: accounts.held(refund.sellerId), amountCents: -fromHeld },
       { account: accounts.available(refund.sellerId), amountCents: -(net - fromHeld) },
     ]);
+  }
+
+  /**
+   * A payment disputed with the card network (issue 29), which took the money back, once per order: each
+   * line's keys that came back unrevealed reverse their share of its sale (the seller loses that sale, its
+   * net taken from held first; the commission given up), the keys that stay revealed are the store's fraud
+   * loss (their sellers keep what they earned), and the network's fee is the store's. Not a refund: a
+   * seller's score does not count it.
+   */
+  async postChargeback(tx: Db, dispute: { orderId: string; returned: Array<{ lineId: string; sellerId: string; priceCents: number; commissionCents: number }>; keptCents: number; feeCents: number }): Promise<void> {
+    const { orderId } = dispute;
+    const returned = [...dispute.returned].sort((a, b) => (a.sellerId < b.sellerId ? -1 : 1));
+    await lockAccounts(tx, [...new Set(returned.flatMap((line) => [accounts.held(line.sellerId), accounts.available(line.sellerId)]))].sort());
+    for (const line of returned) {
+      const net = line.priceCents - line.commissionCents;
+      const held = await balanceOf(tx, accounts.held(line.sellerId));
+      const fromHeld = Math.min(Math.max(net, 0), Math.max(held, 0));
+      await postEntry(tx, { kind: 'chargeback', sellerId: line.sellerId, orderId, lineId: line.lineId }, [
+        { account: accounts.payments, amountCents: line.priceCents },
+        { account: accounts.commission, amountCents: -line.commissionCents },
+        { account: accounts.held(line.sellerId), amountCents: -fromHeld },
+        { account: accounts.available(line.sellerId), amountCents: -(net - fromHeld) },
+      ]);
+    }
+    const storeBears = (id: string, kind: 'fraud-loss' | 'dispute-fee', cents: number) =>
+      postEntry(tx, { id, kind, orderId }, [
+        { account: accounts.payments, amountCents: cents },
+        { account: accounts.commission, amountCents: -cents },
+      ]);
+    if (dispute.keptCents > 0) await storeBears(`fraud-loss-${orderId}`, 'fraud-loss', dispute.keptCents);
+    if (dispute.feeCents > 0) await storeBears(`dispute-fee-${orderId}`, 'dispute-fee', dispute.feeCents);
+  }
+
+  /**
+   * A dispute won (issue 29): the network gives the money and its fee back, once per order, to the store
+   * (the keys that came back are back on their sellers' shelves, to be sold again).
+   */
+  async postDisputeWon(tx: Db, won: { orderId: string; amountCents: number }): Promise<boolean> {
+    if (won.amountCents <= 0) return false;
+    const posted = await postEntry(tx, { id: `dispute-won-${won.orderId}`, kind: 'dispute-won', orderId: won.orderId }, [
+      { account: accounts.payments, amountCents: -won.amountCents },
+      { account: accounts.commission, amountCents: won.amountCents },
+    ]);
+    return posted !== undefined;
+  }
+
+  /** What a dispute cost the store in the ledger: its chargeback and fee, what a won dispute gives back (issue 29). */
+  async disputedCents(db: Db, orderId: string): Promise<number> {
+    const [row] = await db
+      .select({ cents: sql<string | null>`sum(${ledgerLines.amountCents})` })
+      .from(ledgerLines)
+      .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerLines.entryId))
+      .where(and(eq(ledgerEntries.orderId, orderId), inArray(ledgerEntries.kind, ['chargeback', 'fraud-loss', 'dispute-fee']), eq(ledgerLines.account, accounts.payments)));
+    return Number(row?.cents ?? 0);
   }
 
   /**
@@ -314,6 +368,8 @@ export function toPayout(row: PayoutRow, sellerName: string): Payout {
 function sellerKind(kind: EntryKind): LedgerKind {
   if (kind === 'transfer') return 'payout';
   if (kind === 'failover-extra') return 'commission';
+  // The store's own entries of a dispute (they name no seller, so a statement never shows them).
+  if (kind === 'fraud-loss' || kind === 'dispute-fee' || kind === 'dispute-won') return 'chargeback';
   return kind;
 }
 

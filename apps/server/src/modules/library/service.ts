@@ -23,6 +23,7 @@ import {
   ownedKey,
   recordReveal,
   voidKeysOfLines,
+  voidUnrevealedKeysOfOrder,
   voidKeysOfOrder,
 } from './store.ts';
 
@@ -167,6 +168,11 @@ export class LibraryService {
 
   voidKeysOfOrder(db: Db, orderId: string, reason: string): Promise<number> {
     return voidKeysOfOrder(db, orderId, reason);
+  }
+
+  /** Voids the keys of an order nobody revealed (a disputed payment's, issue 29); answers each voided key's line and hash. */
+  voidUnrevealedKeysOfOrder(db: Db, orderId: string, reason: string): Promise<Array<{ lineId: string; serialHash: string }>> {
+    return voidUnrevealedKeysOfOrder(db, orderId, reason);
   }
 
   /** Voids the live keys of some lines of an order; answers each with whether its owner ever revealed it. */

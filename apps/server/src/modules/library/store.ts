@@ -1,6 +1,6 @@
 // Data access for keys and their reveals. The orders module stores keys through LibraryService
 // inside its own transactions (`Db` may be a transaction).
-import { and, asc, count, desc, eq, gt, inArray, isNull, notLike, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, notExists, notLike, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { keyReveals, productKeys, vaultKeys } from './schema.ts';
 
@@ -36,6 +36,19 @@ export async function voidKeysOfOrder(db: Db, orderId: string, reason: string): 
     .where(and(eq(productKeys.orderId, orderId), isNull(productKeys.voidedAt)))
     .returning({ id: productKeys.id });
   return voided.length;
+}
+
+/**
+ * Voids the live keys of an order nobody ever revealed (a disputed payment's, issue 29); answers each
+ * voided key's line and hash. A revealed key stays in its owner's library: it was seen, and is never sold again.
+ */
+export async function voidUnrevealedKeysOfOrder(db: Db, orderId: string, reason: string): Promise<Array<{ lineId: string; serialHash: string }>> {
+  const revealed = db.select({ keyId: keyReveals.keyId }).from(keyReveals).where(eq(keyReveals.keyId, productKeys.id));
+  return db
+    .update(productKeys)
+    .set({ voidedAt: new Date(), voidReason: reason })
+    .where(and(eq(productKeys.orderId, orderId), isNull(productKeys.voidedAt), notExists(revealed)))
+    .returning({ lineId: productKeys.lineId, serialHash: productKeys.serialHash });
 }
 
 /** Voids the live keys of some lines of an order; answers each with whether it was ever revealed. */

@@ -21,11 +21,12 @@ import {
   type OfferDelivery,
   type OfferStatus,
 } from '@keystore/contract';
-import type { Db } from '../../db/client.ts';
+import { sql } from 'drizzle-orm';
+import { inList, queryRows, type Db } from '../../db/client.ts';
 import { Conflict, Forbidden, NotFound } from '../../platform/errors.ts';
 import type { GameStock } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
-import type { GameStockRows } from '../catalog/ports.ts';
+import { gameFacts, type GameStockRows } from '../catalog/ports.ts';
 import type { SellerRow } from '../sellers/ports.ts';
 import { SellerDelivery, type FailedReservation, type ProvideOutcome, type Refusal, type SellerDeliveryDeps } from './declared.ts';
 import { houseOffer } from './house.ts';
@@ -191,6 +192,36 @@ export class OffersService {
     if (back.length === 0) return [];
     await this.market.lock(tx, back.map((key) => key.game_id));
     return this.market.refresh(tx, await restockKeys(tx, back.map((key) => key.id)));
+  }
+
+  /**
+   * A disputed order's seller keys that came back unrevealed (issue 29) go back on sale, as a refund's
+   * do (returnUnrevealed); each seller is then told which of its keys came back (`tell`, after the commit),
+   * by a notification in its bell.
+   */
+  async returnDisputed(tx: Db, lineIds: string[], unseen: Set<string>): Promise<{ stock: GameStock[]; tell: () => Promise<void> }> {
+    const back = (await soldKeysOfLines(tx, lineIds)).filter((key) => unseen.has(`${key.line_id} ${key.library_hash}`));
+    if (back.length === 0) return { stock: [], tell: async () => {} };
+    const told = await queryRows<{ seller_id: string; masked: string; title: string }>(
+      tx,
+      sql`select k.seller_id, k.masked, g.title from seller_keys k join ${gameFacts} g on g.id = k.game_id where k.id in ${inList(back.map((key) => key.id))}`,
+    );
+    await this.market.lock(tx, back.map((key) => key.game_id));
+    const stock = await this.market.refresh(tx, await restockKeys(tx, back.map((key) => key.id)));
+    const tell = async () => {
+      for (const sellerId of new Set(told.map((key) => key.seller_id))) {
+        try {
+          const seller = await this.deps.sellers.find(sellerId);
+          if (!seller?.userId) continue;
+          const keys = told.filter((key) => key.seller_id === sellerId).map((key) => `${key.title} (${key.masked})`);
+          const text = `A buyer's payment was disputed, so ${keys.length === 1 ? 'this key, never revealed, is' : 'these keys, never revealed, are'} back on sale in your offers: ${keys.join(', ')}. The sale is reversed in your ledger.`;
+          await this.deps.notifications.publish({ userId: seller.userId, kind: 'seller-alert', title: 'Keys back after a dispute', text, link: '/seller/sales' });
+        } catch (error) {
+          this.deps.log.error({ err: error, sellerId }, 'could not tell a seller its keys came back after a dispute');
+        }
+      }
+    };
+    return { stock, tell };
   }
 
   /** An order's reservations with their moves and calls, for the back office's timeline. */

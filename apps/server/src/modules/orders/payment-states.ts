@@ -87,7 +87,7 @@ export class OrderNotPayable extends Conflict {
   }
 }
 
-export class PaymentStates implements PaymentOutcomes {
+export class PaymentStates implements Pick<PaymentOutcomes, 'markPaid' | 'markDeclined' | 'markExpired'> {
   private readonly deps: PaymentStatesDeps;
 
   constructor(deps: PaymentStatesDeps) {
@@ -442,6 +442,7 @@ const notPayable = {
   'In review': riskMessages.orderInReview,
   Paid: orderMessages.orderAlreadyPaid,
   Refunded: orderMessages.orderRefunded,
+  Disputed: riskMessages.orderDisputed,
   Declined: orderMessages.orderDeclined,
   Expired: orderMessages.orderExpired,
   Cancelled: orderMessages.orderCancelled,

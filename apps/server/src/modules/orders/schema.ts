@@ -83,7 +83,8 @@ export const orderEvents = pgTable(
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),
     at: moment('at').notNull().default(sql`now()`),
-    kind: text('kind').$type<'status' | 'delivery'>().notNull(),
+    /** `action`: a step that moves no state (a dispute won or lost, issue 29). */
+    kind: text('kind').$type<'status' | 'delivery' | 'action'>().notNull(),
     fromStatus: text('from_status'),
     toStatus: text('to_status').notNull(),
     actor: text('actor').notNull(),
@@ -91,7 +92,7 @@ export const orderEvents = pgTable(
   },
   (table) => [
     index('order_events_order_idx').on(table.orderId, table.id),
-    check('order_events_kind_check', sql`${table.kind} in ('status', 'delivery')`),
+    check('order_events_kind_check', sql`${table.kind} in ('status', 'delivery', 'action')`),
   ],
 );
 

@@ -13,6 +13,7 @@ import type { Accounts, PurchaseStats, PurchaseSummary } from '../users/ports.ts
 import { buyerFigures, orderFigures, overdueDeliveries, soldOutBestsellers, type OrderFigures } from './admin-store.ts';
 import { KeyAllocator } from './allocation.ts';
 import { OrderBackOffice } from './back-office.ts';
+import { OrderDisputes } from './disputes.ts';
 import { assertAwaitingPayment, PaymentStates, type ReviewDecider } from './payment-states.ts';
 import { OrderPlacement, type Placer } from './placement.ts';
 import { OrderRefunds } from './refunds.ts';
@@ -75,6 +76,8 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   readonly refunds: OrderRefunds;
   /** The back office's orders: the table, the CSV, one order with its timeline, and the admin's actions. */
   readonly backOffice: OrderBackOffice;
+  /** Disputes and fraud warnings after the sale (issue 29). */
+  readonly disputes: OrderDisputes;
   private readonly payments: PaymentStates;
   private readonly placement: OrderPlacement;
   private readonly deps: OrdersDeps;
@@ -136,6 +139,16 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
       links,
       gifts: deps.gifts,
       risk: deps.risk,
+    });
+    this.disputes = new OrderDisputes({
+      database: deps.database,
+      library: deps.library,
+      ledger: deps.ledger,
+      offers: deps.offers,
+      risk: deps.risk,
+      refunds,
+      events: deps.events,
+      log: deps.log,
     });
     this.placement = new OrderPlacement({
       database: deps.database,
@@ -300,6 +313,20 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
 
   markExpired(orderId: string): Promise<void> {
     return this.payments.markExpired(orderId);
+  }
+
+  async markDisputed(orderId: string, dispute: { reference: string; feeCents: number }): Promise<void> {
+    const order = await findOrder(this.db, orderId);
+    await this.disputes.opened(orderId, dispute, `provider:${order?.provider ?? 'unknown'}`);
+  }
+
+  async markDisputeClosed(orderId: string, won: boolean): Promise<void> {
+    const order = await findOrder(this.db, orderId);
+    await this.disputes.closed(orderId, won, `provider:${order?.provider ?? 'unknown'}`);
+  }
+
+  markFraudWarning(orderId: string): Promise<void> {
+    return this.disputes.fraudWarning(orderId);
   }
 
   /** Who gets an order's mails: its customer, or a guest's e-mail with the order's link. */

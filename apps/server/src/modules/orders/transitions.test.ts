@@ -19,6 +19,7 @@ describe('the order state machine', () => {
       'In review → Paid',
       'In review → Cancelled',
       'Paid → Refunded',
+      'Paid → Disputed',
       'Declined → Paid',
       'Declined → Refunded',
       'Expired → Paid',

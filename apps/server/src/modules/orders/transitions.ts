@@ -25,8 +25,10 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatu
   Declined: ['Paid', 'Refunded'],
   Expired: ['Paid', 'Refunded'],
   Cancelled: ['Paid', 'Refunded'],
-  Paid: ['Refunded'],
+  // Disputed (issue 29): the card network took the money back; nothing reopens it (a won dispute is a ledger entry and a timeline event).
+  Paid: ['Refunded', 'Disputed'],
   Refunded: [],
+  Disputed: [],
 };
 
 /** Delivery status: Pending until the keys are in, or Not delivered when the order ends without them. */

@@ -8,6 +8,7 @@ import { testGatewayRoutes, type TestGatewayOrders } from './routes.ts';
 import { createStripeProvider, stripeClient } from './stripe.ts';
 import { stripeWebhookRoutes } from './stripe-webhook.ts';
 import { testGateway } from './test-gateway.ts';
+import { TestGatewayDisputes } from './test-disputes.ts';
 
 /** The payment providers, built before the orders module that opens checkouts and refunds through them. */
 interface Payments {
@@ -39,5 +40,10 @@ export async function registerPaymentRoutes(
   if (payments.stripe) {
     await app.register(stripeWebhookRoutes, { stripe: payments.stripe, webhookSecret: config.payments.stripeWebhookSecret!, db: database.db, outcomes: orders });
   }
-  if (config.payments.provider === 'test') await app.register(testGatewayRoutes, { orders, cardTesting: risk.cardTesting });
+  if (config.payments.provider === 'test') {
+    const disputes = new TestGatewayDisputes(database, orders, app.log);
+    app.addHook('onReady', () => disputes.start());
+    app.addHook('onClose', () => disputes.stop());
+    await app.register(testGatewayRoutes, { orders, cardTesting: risk.cardTesting, disputes });
+  }
 }

@@ -136,4 +136,10 @@ export interface PaymentOutcomes {
   markDeclined(orderId: string, reason: string): Promise<void>;
   /** The provider's checkout lapsed: an order awaiting payment becomes Expired and its stock goes back. */
   markExpired(orderId: string): Promise<void>;
+  /** The card holder disputed a paid order's payment, and the network took the money back (issue 29); `feeCents` is the network's fee. */
+  markDisputed(orderId: string, dispute: { reference: string; feeCents: number }): Promise<void>;
+  /** A dispute closed, won or lost. */
+  markDisputeClosed(orderId: string, won: boolean): Promise<void>;
+  /** The card's issuer warned that the payment was fraudulent (Stripe Radar's early fraud warning). */
+  markFraudWarning(orderId: string): Promise<void>;
 }

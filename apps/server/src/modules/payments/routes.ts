@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorSchema, orderIdParamsSchema, orderMessages, orderTokenQuerySchema, riskMessages, testPaymentAnswerSchema, testPaymentRequestSchema } from '@keystore/contract';
+import { errorSchema, orderIdParamsSchema, orderMessages, orderTokenQuerySchema, riskMessages, TEST_CARDS, testPaymentAnswerSchema, testPaymentRequestSchema } from '@keystore/contract';
 import { Conflict } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { accessOf, accountOrGuest, OrderNotPayable, sessionIfSent, type OrdersService } from '../orders/ports.ts';
 import { cardVerdict } from './test-gateway.ts';
+import type { TestGatewayDisputes } from './test-disputes.ts';
 import { browserOf, clientIp } from '../../platform/client-ip.ts';
 import type { RiskService } from '../risk/ports.ts';
 
@@ -17,7 +18,10 @@ export type TestGatewayOrders = Pick<OrdersService, 'payableOrder' | 'markDeclin
 const bearerOrLink: Array<Record<string, string[]>> = [{ bearerAuth: [] }, {}];
 
 /** The test gateway's card form submission (DESIGN §4). The pay page reads the order from GET /api/orders/{id}. */
-export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrders; cardTesting: CardTestingPort }> = async (app, { orders, cardTesting }) => {
+export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrders; cardTesting: CardTestingPort; disputes: Pick<TestGatewayDisputes, 'schedulePayment'> }> = async (
+  app,
+  { orders, cardTesting, disputes },
+) => {
   app.post(
     '/api/payments/test/:id',
     {
@@ -62,6 +66,8 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrder
       // Checked and paid in one statement (404 or 409 when the order is not this customer's to pay).
       // The purchase turn ends with the payment's commit: waiting for the supplier's keys holds none.
       const outcome = await orders.payAsCustomer(orderId, access, 'test', { providerRef: `test_${newId(20)}`, card: verdict.card, onCommitted: () => request.admission?.leave() });
+      // The disputed card's payment is disputed a few seconds later (issue 29).
+      if (pay === TEST_CARDS.disputed && outcome.newlyPaid) await disputes.schedulePayment(orderId);
       // Held for review: authorised, not charged (issue 29); refused by the risk desk: nothing charged.
       if (outcome.status === 'In review') return { status: 'In review' as const, deliveryStatus: 'Pending' as const, message: riskMessages.inReviewNote, redirectUrl: after };
       if (outcome.status === 'Declined') {

@@ -77,6 +77,31 @@ describe('Stripe payments and the risk desk', () => {
     expect(fake.intentStatus(intent)).toBe('canceled');
   });
 
+  it('takes a dispute and its close from Stripe once each, and refunds on an early fraud warning', async () => {
+    const send = async (event: Record<string, unknown>) => {
+      const { payload, headers } = fake.signed(event);
+      return (await t.app.inject({ method: 'POST', url: STRIPE_WEBHOOK_PATH, headers, payload })).statusCode;
+    };
+    const disputed = await paidAtStripe('normal');
+    const opened = fake.paymentEvent('charge.dispute.created', disputed.order._id, { amount: Math.round(disputed.order.amount * 100), status: 'needs_response', balance_transactions: [{ fee: 1500 }] });
+    expect([await send(opened), await send(opened)]).toEqual([200, 200]);
+    expect((await t.app.inject({ url: `/api/admin/orders/${disputed.order._id}`, headers: admin.headers })).json<AdminOrder>().order.status).toBe('Disputed');
+    // Nothing went back through Stripe: the network took the money.
+    expect(fake.calls('POST /v1/refunds')).toEqual([]);
+    expect(await send(fake.paymentEvent('charge.dispute.closed', disputed.order._id, { status: 'won' }))).toBe(200);
+    const timeline = (await t.app.inject({ url: `/api/admin/orders/${disputed.order._id}`, headers: admin.headers })).json<AdminOrder>().timeline;
+    expect(timeline.map((event) => event.to)).toEqual(expect.arrayContaining(['Disputed', 'Dispute won']));
+
+    // The dispute blocked the card every buyer here pays with: the owner lifts it for the next one.
+    for (const entry of (await t.app.inject({ url: '/api/admin/risk/blocklist', headers: admin.headers })).json<Array<{ _id: string; kind: string }>>()) {
+      if (entry.kind === 'card') await t.app.inject({ method: 'DELETE', url: `/api/admin/risk/blocklist/${entry._id}`, headers: admin.headers });
+    }
+    const warned = await paidAtStripe('normal');
+    expect(await send(fake.paymentEvent('radar.early_fraud_warning.created', warned.order._id, { actionable: true, fraud_type: 'made_with_stolen_card' }))).toBe(200);
+    expect((await t.app.inject({ url: `/api/admin/orders/${warned.order._id}`, headers: admin.headers })).json<AdminOrder>().order.status).toBe('Refunded');
+    expect(fake.calls('POST /v1/refunds')).toMatchObject([{ body: { payment_intent: warned.intent } }]);
+  });
+
   it('lets 3-D Secure take 30 off: an elevated-risk payment authenticated with it is accepted', async () => {
     const { buyer, order, intent } = await paidAtStripe('elevated', true);
     expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });

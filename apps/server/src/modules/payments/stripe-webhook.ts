@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type Stripe from 'stripe';
 import { z } from 'zod';
-import { errorSchema, orderMessages } from '@keystore/contract';
+import { DISPUTE_FEE_CENTS, errorSchema, orderMessages } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
 import { eventHandled, recordEvent } from './webhook-events.ts';
@@ -24,7 +24,11 @@ export type CheckoutAction =
   | { kind: 'pay'; orderId: string; sessionId: string; paymentIntent: string | undefined; amount: ReceivedAmount; unpaid: boolean }
   | { kind: 'decline'; orderId: string }
   | { kind: 'expire'; orderId: string }
-  | { kind: 'none'; orderId: string | undefined };
+  | { kind: 'none'; orderId: string | undefined }
+  // After the sale (issue 29): the order is named by the payment intent's metadata.
+  | { kind: 'dispute'; orderId: undefined; paymentIntent: string | undefined; reference: string; feeCents: number }
+  | { kind: 'dispute-closed'; orderId: undefined; paymentIntent: string | undefined; won: boolean }
+  | { kind: 'fraud-warning'; orderId: undefined; paymentIntent: string | undefined };
 
 /** Reads an event: which order it is about and what it means for it. Events of other kinds mean nothing here. */
 function checkoutAction(event: Stripe.Event): CheckoutAction {
@@ -50,6 +54,15 @@ function checkoutAction(event: Stripe.Event): CheckoutAction {
       const orderId = orderIdOf(event.data.object);
       return orderId ? { kind: 'expire', orderId } : { kind: 'none', orderId };
     }
+    case 'charge.dispute.created': {
+      const dispute = event.data.object;
+      const fee = dispute.balance_transactions?.reduce((sum, transaction) => sum + (transaction.fee ?? 0), 0);
+      return { kind: 'dispute', orderId: undefined, paymentIntent: idOf(dispute.payment_intent), reference: dispute.id, feeCents: fee || DISPUTE_FEE_CENTS };
+    }
+    case 'charge.dispute.closed':
+      return { kind: 'dispute-closed', orderId: undefined, paymentIntent: idOf(event.data.object.payment_intent), won: event.data.object.status === 'won' };
+    case 'radar.early_fraud_warning.created':
+      return { kind: 'fraud-warning', orderId: undefined, paymentIntent: idOf(event.data.object.payment_intent ?? null) };
     default:
       return { kind: 'none', orderId: undefined };
   }
@@ -69,7 +82,7 @@ function intentId(session: Stripe.Checkout.Session): string | undefined {
   return idOf(session.payment_intent);
 }
 
-function idOf(intent: Stripe.Checkout.Session['payment_intent']): string | undefined {
+function idOf(intent: string | { id: string } | null | undefined): string | undefined {
   return typeof intent === 'string' ? intent : (intent?.id ?? undefined);
 }
 
@@ -88,8 +101,12 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookOptions> = 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  /** Carries out what an event asks; an event about an order we do not know is logged and dropped. */
-  async function act(event: Stripe.Event, action: CheckoutAction, log: FastifyBaseLogger): Promise<void> {
+  /**
+   * Carries out what an event asks; an event about an order we do not know is logged and dropped.
+   * Answers the order it was about (an event after the sale names it through its payment).
+   */
+  async function act(event: Stripe.Event, action: CheckoutAction, log: FastifyBaseLogger): Promise<string | undefined> {
+    let resolved = action.orderId;
     try {
       if (action.kind === 'pay') {
         // The charge tells the risk desk the card's risk, fingerprint and 3-D Secure; an authorised
@@ -99,7 +116,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookOptions> = 
         const intent = intentId ? await stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] }) : undefined;
         const authorised = intent?.status === 'requires_capture';
         // Completed unpaid and not authorised: a bank debit still settling (async_payment_* follows).
-        if (action.unpaid && !authorised) return;
+        if (action.unpaid && !authorised) return resolved;
         const charge = typeof intent?.latest_charge === 'object' ? intent.latest_charge : undefined;
         // A wrong amount is refused inside markPaid and logged there; the event is still answered 2xx and recorded, as resending it would not change the sum.
         await outcomes.markPaid(action.orderId, {
@@ -110,13 +127,26 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookOptions> = 
           ...(intentId && { providerRef: intentId }),
         });
       }
+      else if (action.kind === 'dispute' || action.kind === 'dispute-closed' || action.kind === 'fraud-warning') {
+        // Our order id rides on the payment intent's metadata (checkoutSessionParams).
+        const orderId = action.paymentIntent ? (await stripe.paymentIntents.retrieve(action.paymentIntent)).metadata?.orderId : undefined;
+        if (!orderId) {
+          log.warn({ eventId: event.id, type: event.type }, 'Stripe event for a payment of no order of ours');
+          return undefined;
+        }
+        resolved = orderId;
+        if (action.kind === 'dispute') await outcomes.markDisputed(orderId, { reference: action.reference, feeCents: action.feeCents });
+        else if (action.kind === 'dispute-closed') await outcomes.markDisputeClosed(orderId, action.won);
+        else await outcomes.markFraudWarning(orderId);
+      }
       else if (action.kind === 'decline') await outcomes.markDeclined(action.orderId, orderMessages.asyncPaymentFailed);
       else if (action.kind === 'expire') await outcomes.markExpired(action.orderId);
     } catch (error) {
       // Another store (staging) sharing the Stripe account sees our events too; retrying would not help.
-      if (error instanceof NotFound) log.warn({ eventId: event.id, type: event.type, orderId: action.orderId }, 'Stripe event for an unknown order');
+      if (error instanceof NotFound) log.warn({ eventId: event.id, type: event.type, orderId: resolved }, 'Stripe event for an unknown order');
       else throw error;
     }
+    return resolved;
   }
 
   app.post(
@@ -145,8 +175,8 @@ export const stripeWebhookRoutes: FastifyPluginAsyncZod<StripeWebhookOptions> = 
       // so Stripe's retry carries it out; the actions are idempotent, so a concurrent copy is harmless.
       if (await eventHandled(db, 'stripe', event.id)) return { received: true as const };
       const action = checkoutAction(event);
-      await act(event, action, request.log);
-      await recordEvent(db, { provider: 'stripe', eventId: event.id, type: event.type, orderId: action.orderId ?? null });
+      const orderId = await act(event, action, request.log);
+      await recordEvent(db, { provider: 'stripe', eventId: event.id, type: event.type, orderId: orderId ?? null });
       return { received: true as const };
     },
   );

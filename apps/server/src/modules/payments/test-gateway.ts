@@ -18,6 +18,7 @@ export function cardVerdict(cardNumber: string): CardVerdict {
   if (cardNumber === TEST_CARDS.pays) return card('normal');
   if (cardNumber === TEST_CARDS.elevatedRisk) return card('elevated');
   if (cardNumber === TEST_CARDS.highestRisk) return card('highest');
+  if (cardNumber === TEST_CARDS.disputed) return card('normal');
   if (cardNumber === TEST_CARDS.declined) return { paid: false, reason: orderMessages.cardDeclined };
   if (cardNumber === TEST_CARDS.insufficientFunds) return { paid: false, reason: orderMessages.insufficientFunds };
   return { paid: false, reason: orderMessages.unknownTestCard };

@@ -11,6 +11,13 @@ import { riskBlocklist } from './schema.ts';
 
 type BlocklistRow = typeof riskBlocklist.$inferSelect;
 
+/** An identity as the risk desk keeps it: its kind, its keyed hash and a masked hint. */
+export interface StoredIdentity {
+  kind: BlocklistKind;
+  hash: string;
+  hint: string;
+}
+
 const toEntry = (row: BlocklistRow): BlocklistEntry => ({
   _id: row.id,
   kind: row.kind,
@@ -62,9 +69,16 @@ export class Blocklist {
     return (await this.insert(db, identities, note, byUserId)).length;
   }
 
-  /** The stored hashes of these identities (what block would write). */
-  hashesOf(identities: RiskIdentities): string[] {
-    return identitiesOf(identities).map((identity) => this.hasher.stored(identity));
+  /** These identities as the blocklist would store them: kind, keyed hash and masked hint, never the value. */
+  storedOf(identities: RiskIdentities): StoredIdentity[] {
+    return identitiesOf(identities).map((identity) => ({ kind: identity.kind, hash: this.hasher.stored(identity), hint: hintOf(identity) }));
+  }
+
+  /** Blocks identities kept as storedOf gave them (a dispute's buyer, issue 29); answers how many were new. Calling it again changes nothing. */
+  async blockStored(db: Db, identities: StoredIdentity[], note: string): Promise<number> {
+    if (identities.length === 0) return 0;
+    const rows = identities.map((identity) => ({ id: newId(), kind: identity.kind, valueHash: identity.hash, hint: identity.hint, note, createdBy: null }));
+    return (await db.insert(riskBlocklist).values(rows).onConflictDoNothing({ target: riskBlocklist.valueHash }).returning({ id: riskBlocklist.id })).length;
   }
 
   /** Whether any of these identities is blocked. */

@@ -14,6 +14,7 @@ import {
   type RiskVerdict,
 } from '@keystore/contract';
 import { listOf, moment } from '../../db/columns.ts';
+import type { StoredIdentity } from './blocklist.ts';
 import { orders } from '../orders/schema.ts';
 import { users } from '../users/schema.ts';
 
@@ -96,8 +97,8 @@ export const riskAssessments = pgTable(
     cancelRecommended: boolean('cancel_recommended').notNull(),
     facts: jsonb('facts').$type<RiskFact[]>().notNull(),
     signals: jsonb('signals').$type<RiskSignals>().notNull(),
-    /** The keyed hashes of the buyer's e-mail, address, browser and card: what a dispute blocks. */
-    identityHashes: jsonb('identity_hashes').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    /** The buyer's e-mail, address, browser and card as keyed hashes with masked hints: what a dispute blocks. */
+    identities: jsonb('identities').$type<StoredIdentity[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: moment('created_at').notNull().default(sql`now()`),
     verdict: text('verdict').$type<RiskVerdict>(),
     decidedAt: moment('decided_at'),
@@ -124,7 +125,7 @@ export const riskCheckouts = pgTable('risk_checkouts', {
     .primaryKey()
     .references(() => orders.id, { onDelete: 'cascade' }),
   signals: jsonb('signals').$type<CheckoutSignals>().notNull(),
-  identityHashes: jsonb('identity_hashes').$type<string[]>().notNull(),
+  identities: jsonb('identities').$type<StoredIdentity[]>().notNull(),
   createdAt: moment('created_at').notNull().default(sql`now()`),
 });
 

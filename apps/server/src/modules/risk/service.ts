@@ -17,7 +17,7 @@ import {
 import { and, count, eq, exists, gt, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client.ts';
 import { assess } from './assess.ts';
-import { Blocklist } from './blocklist.ts';
+import { Blocklist, type StoredIdentity } from './blocklist.ts';
 import { CardTesting } from './card-testing.ts';
 import { DisposableDomains } from './disposable.ts';
 import { domainOf, IdentityHasher, type RiskIdentities } from './identities.ts';
@@ -103,16 +103,16 @@ export class RiskService {
       blocklisted: await this.blocklist.isBlocked(identities, tx),
       cardTesting: await this.cardTesting.lockedOut(identities, tx),
     };
-    return this.store(tx, orderId, signals, this.blocklist.hashesOf(identities));
+    return this.store(tx, orderId, signals, this.blocklist.storedOf(identities));
   }
 
   /** Assesses these values under the rule set in force and stores the assessment, unless the order has one already (which stands). */
-  private async store(tx: Db, orderId: string, signals: RiskSignals, identityHashes: string[]): Promise<AssessmentRow> {
+  private async store(tx: Db, orderId: string, signals: RiskSignals, identities: StoredIdentity[]): Promise<AssessmentRow> {
     const ruleSet = await this.rules.current(tx);
     const assessment = assess(ruleSet, signals);
     const [row] = await tx
       .insert(riskAssessments)
-      .values({ orderId, ...assessment, signals, identityHashes })
+      .values({ orderId, ...assessment, signals, identities })
       .onConflictDoNothing({ target: riskAssessments.orderId })
       .returning();
     // Assessed meanwhile by another instance: its assessment stands.
@@ -133,7 +133,7 @@ export class RiskService {
       blocklisted: await this.blocklist.isBlocked(identities, tx),
       cardTesting: await this.cardTesting.lockedOut(identities, tx),
     };
-    await tx.insert(riskCheckouts).values({ orderId, signals, identityHashes: this.blocklist.hashesOf(identities) }).onConflictDoNothing();
+    await tx.insert(riskCheckouts).values({ orderId, signals, identities: this.blocklist.storedOf(identities) }).onConflictDoNothing();
   }
 
   /**
@@ -151,13 +151,19 @@ export class RiskService {
       threeDSecure: card.threeDSecure,
       blocklisted: checkout.signals.blocklisted || cardBlocked,
     };
-    return this.store(tx, orderId, signals, card.fingerprint ? [...checkout.identityHashes, this.blocklist.hashesOf({ card: card.fingerprint })[0]!] : checkout.identityHashes);
+    return this.store(tx, orderId, signals, [...checkout.identities, ...this.blocklist.storedOf({ card: card.fingerprint })]);
   }
 
-  /** The keyed hashes of an order's buyer and card, as its checkout and payment noted them: what a dispute blocks. */
-  async identityHashesOf(orderId: string, db: Db = this.db): Promise<string[]> {
-    const [row] = await db.select({ hashes: riskAssessments.identityHashes }).from(riskAssessments).where(eq(riskAssessments.orderId, orderId));
-    return row?.hashes ?? [];
+  /**
+   * Fraud proved on an order (issue 29: a dispute, a fraud warning): noted once per kind for the backtest
+   * and the monthly ratio, and its buyer's e-mail, address, browser and card (as its checkout and payment
+   * noted them) put on the blocklist. Answers whether the outcome was new.
+   */
+  async fraudProved(tx: Db, orderId: string, kind: FraudOutcome, note: string): Promise<boolean> {
+    const fresh = await this.noteOutcome(tx, orderId, kind);
+    const [row] = await tx.select({ identities: riskAssessments.identities }).from(riskAssessments).where(eq(riskAssessments.orderId, orderId));
+    await this.blocklist.blockStored(tx, row?.identities ?? [], note);
+    return fresh;
   }
 
   async assessmentOf(orderId: string, db: Db = this.db): Promise<AssessmentRow | undefined> {

@@ -17,6 +17,7 @@ const KIND_LABELS: Record<LedgerKind, string> = {
   payout: 'Payout',
   fee: 'Failure fee',
   claim: 'Key refunded after a claim',
+  chargeback: 'Key returned after a dispute',
 };
 
 /** "2026-11-20" of an ISO time. */
