@@ -195,12 +195,6 @@ export const TEST_CARDS = {
   pays: '4242424242424242',
   declined: '4000000000000002',
   insufficientFunds: '4000000000009995',
-  /** Pays, rated elevated risk by the gateway (Stripe's test card for the same outcome, issue 29). */
-  elevatedRisk: '4000000000009235',
-  /** Refused as highest risk (Stripe's test card for the same outcome). */
-  highestRisk: '4100000000000019',
-  /** Pays, and is disputed as fraudulent a few seconds later (Stripe's test card for the same outcome). */
-  disputed: '4000000000000259',
 } as const;
 
 /** Support (SPEC §5, §9): the form's and the chat's limits. */

@@ -95,6 +95,19 @@ export const AUTHORISATION_DAYS = 7;
 export const REVIEW_DEADLINE_HOURS = 12;
 export const REVIEW_AUTO_APPROVE_BELOW = 50;
 
+/**
+ * The test gateway's cards for the risk desk (issue 29), the numbers Stripe's test mode uses for the
+ * same outcomes; kept apart from TEST_CARDS, which the store's first view carries.
+ */
+export const RISK_TEST_CARDS = {
+  /** Pays, rated elevated risk: held for review. */
+  elevatedRisk: '4000000000009235',
+  /** Refused as highest risk. */
+  highestRisk: '4100000000000019',
+  /** Pays, and is disputed as fraudulent a few seconds later. */
+  disputed: '4000000000000259',
+} as const;
+
 /** What the card network charges the store for a dispute, win or lose (Stripe's fee in the EU), when the provider does not say. */
 export const DISPUTE_FEE_CENTS = 2_000;
 /** How long after its payment the test gateway's disputed card (4000 0000 0000 0259) is disputed. */

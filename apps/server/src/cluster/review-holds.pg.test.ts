@@ -3,12 +3,12 @@
 // same moment are decided once (one 200, one 409), and the keys go out once or not at all.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { riskMessages, TEST_CARDS, type GameListAnswer, type Order, type RiskQueueEntry, type TestPaymentAnswer } from '@keystore/contract';
+import { riskMessages, RISK_TEST_CARDS, type GameListAnswer, type Order, type RiskQueueEntry, type TestPaymentAnswer } from '@keystore/contract';
 import { openDatabase, queryRows, type Database } from '../db/client.ts';
 import { CATALOG_CHANNEL } from '../modules/catalog/sync.ts';
 import { customerOver, eventually, scratchDatabase, SHARED_POSTGRES, startInstance, type Instance } from '../test/cluster-kit.ts';
 
-const CARD = { cardNumber: TEST_CARDS.elevatedRisk, expiry: '12/39', cvc: '123', name: 'Risky Player' };
+const CARD = { cardNumber: RISK_TEST_CARDS.elevatedRisk, expiry: '12/39', cvc: '123', name: 'Risky Player' };
 
 describe.skipIf(!SHARED_POSTGRES)('orders in review over two instances on one PostgreSQL', () => {
   let scratch: Awaited<ReturnType<typeof scratchDatabase>>;

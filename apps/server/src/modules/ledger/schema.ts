@@ -1,6 +1,6 @@
 import { isNotNull, sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, pgTable, pgView, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { LEDGER_KINDS, PAYOUT_STATUSES, type LedgerKind, type PayoutStatus } from '@keystore/contract';
+import { LEDGER_KINDS, PAYOUT_STATUSES, type PayoutStatus } from '@keystore/contract';
 import { listOf, moment } from '../../db/columns.ts';
 
 /**

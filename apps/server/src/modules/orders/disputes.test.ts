@@ -5,7 +5,7 @@
 // sums to zero throughout. The test gateway's disputed card raises a dispute by itself.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DISPUTE_FEE_CENTS, riskMessages, TEST_CARDS, type BlocklistEntry, type LedgerBalance, type Offer, type Order, type Purchase, type RiskFigures, type Seller } from '@keystore/contract';
+import { DISPUTE_FEE_CENTS, riskMessages, RISK_TEST_CARDS, type BlocklistEntry, type LedgerBalance, type Offer, type Order, type Purchase, type RiskFigures, type Seller } from '@keystore/contract';
 import { queryRows } from '../../db/client.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from './test-kit.ts';
 
@@ -148,7 +148,7 @@ describe('disputes and fraud warnings', () => {
     const buyer = await t.buyer();
     const gameId = await t.gameWithStock(10, 6);
     const { order } = await t.order(buyer, gameId, 1);
-    expect((await t.pay(buyer, order._id, { cardNumber: TEST_CARDS.disputed })).json()).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
+    expect((await t.pay(buyer, order._id, { cardNumber: RISK_TEST_CARDS.disputed })).json()).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
     // A few seconds later the test gateway's job disputes it.
     const deadline = Date.now() + 15_000;
     while ((await orderRow(order._id)).status !== 'Disputed' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));

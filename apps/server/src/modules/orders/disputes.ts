@@ -6,13 +6,12 @@
 // desk notes the fraud and blocks the buyer's e-mail, card, address and browser; once committed, the
 // buyer's account is blocked (and its seller account suspended) by whoever listens. Every step is safe to
 // repeat: a dispute reported twice changes nothing more.
-import { HOUSE_SELLER_ID, riskMessages } from '@keystore/contract';
+import { HOUSE_SELLER_ID, orderMessages, riskMessages } from '@keystore/contract';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
 import type { GameStock, StoreEventBus } from '../../platform/events.ts';
-import { orderMessages } from '@keystore/contract';
 import type { Ledger } from '../ledger/ports.ts';
 import type { LibraryService } from '../library/ports.ts';
 import type { OffersService } from '../offers/ports.ts';

@@ -4,11 +4,11 @@
 // nobody decides is settled by its score before its authorisation lapses.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { riskMessages, TEST_CARDS, type AdminOrder, type Notification, type Purchase, type RiskQueueEntry, type TestPaymentAnswer } from '@keystore/contract';
+import { riskMessages, RISK_TEST_CARDS, TEST_CARDS, type AdminOrder, type Notification, type Purchase, type RiskQueueEntry, type TestPaymentAnswer } from '@keystore/contract';
 import { queryRows } from '../../db/client.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from './test-kit.ts';
 
-const ELEVATED = { cardNumber: TEST_CARDS.elevatedRisk };
+const ELEVATED = { cardNumber: RISK_TEST_CARDS.elevatedRisk };
 
 describe('orders held for review', () => {
   let t: OrdersTestApp;
@@ -104,7 +104,7 @@ describe('orders held for review', () => {
   });
 
   it('refuses a card the provider rates highest risk: nothing charged, the keys back at once', async () => {
-    const { buyer, gameId, order, answer } = await paid({ cardNumber: TEST_CARDS.highestRisk });
+    const { buyer, gameId, order, answer } = await paid({ cardNumber: RISK_TEST_CARDS.highestRisk });
     expect(answer.json<TestPaymentAnswer>()).toMatchObject({ status: 'Declined', deliveryStatus: 'Not delivered', message: riskMessages.paymentRefused });
     expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Declined', declineReason: riskMessages.paymentRefused });
     expect(await t.stockOf(gameId)).toBe(10);

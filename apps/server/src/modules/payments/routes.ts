@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorSchema, orderIdParamsSchema, orderMessages, orderTokenQuerySchema, riskMessages, TEST_CARDS, testPaymentAnswerSchema, testPaymentRequestSchema } from '@keystore/contract';
+import { errorSchema, orderIdParamsSchema, orderMessages, orderTokenQuerySchema, riskMessages, RISK_TEST_CARDS, testPaymentAnswerSchema, testPaymentRequestSchema } from '@keystore/contract';
 import { Conflict } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { accessOf, accountOrGuest, OrderNotPayable, sessionIfSent, type OrdersService } from '../orders/ports.ts';
@@ -67,7 +67,7 @@ export const testGatewayRoutes: FastifyPluginAsyncZod<{ orders: TestGatewayOrder
       // The purchase turn ends with the payment's commit: waiting for the supplier's keys holds none.
       const outcome = await orders.payAsCustomer(orderId, access, 'test', { providerRef: `test_${newId(20)}`, card: verdict.card, onCommitted: () => request.admission?.leave() });
       // The disputed card's payment is disputed a few seconds later (issue 29).
-      if (pay === TEST_CARDS.disputed && outcome.newlyPaid) await disputes.schedulePayment(orderId);
+      if (pay === RISK_TEST_CARDS.disputed && outcome.newlyPaid) await disputes.schedulePayment(orderId);
       // Held for review: authorised, not charged (issue 29); refused by the risk desk: nothing charged.
       if (outcome.status === 'In review') return { status: 'In review' as const, deliveryStatus: 'Pending' as const, message: riskMessages.inReviewNote, redirectUrl: after };
       if (outcome.status === 'Declined') {
