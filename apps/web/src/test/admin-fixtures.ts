@@ -43,7 +43,7 @@ export function testAdminStats(overrides: Partial<AdminStats> = {}): AdminStats 
         { date: '2026-11-25', amount: 334.5, orders: 17 },
       ],
     },
-    ordersByStatus: { 'Awaiting payment': 2, Paid: 62, Declined: 3, Expired: 4, Cancelled: 1, Refunded: 2 },
+    ordersByStatus: { 'Awaiting payment': 2, 'In review': 0, Paid: 62, Declined: 3, Expired: 4, Cancelled: 1, Refunded: 2, Disputed: 0 },
     topGames: [
       { gameId: 'g1', title: 'Hades', units: 30, revenue: 600 },
       { gameId: 'g2', title: 'Celeste', units: 12, revenue: 240 },
@@ -98,6 +98,7 @@ export function testAdminOrder(overrides: Partial<AdminOrder> = {}): AdminOrder 
       { at: '2026-11-24T10:16:00Z', kind: 'status', from: 'Awaiting payment', to: 'Paid', actor: 'provider:test', reason: null },
       { at: '2026-11-24T10:16:30Z', kind: 'delivery', from: 'Pending', to: 'Delivered', actor: 'system:delivery', reason: null },
     ],
+    risk: null,
     ...overrides,
   });
 }

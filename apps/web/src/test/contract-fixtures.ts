@@ -116,6 +116,7 @@ export function testOrder(overrides: Partial<Order> = {}): Order {
     refundedAt: null,
     paymentProvider: 'test',
     declineReason: null,
+    statusNote: null,
     lines,
     ...overrides,
   });

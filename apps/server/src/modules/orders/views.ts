@@ -29,7 +29,7 @@ export function toOrder(row: OrderRow, lines: OrderLineRow[], keysPerLine: Map<s
     refundedAt: row.refundedAt?.toISOString() ?? null,
     paymentProvider: row.provider,
     declineReason: row.declineReason,
-    statusNote: row.status === 'In review' ? riskMessages.inReviewNote : null,
+    statusNote: row.status === 'In review' ? riskMessages.inReviewNote : row.status === 'Disputed' ? riskMessages.orderDisputed : null,
     lines: lines.map((line) => ({
       gameId: line.gameId,
       title: line.title,

@@ -31,7 +31,9 @@ import type {
   Notification,
   OrderStatus,
   Payout,
+  ReviewDecision,
   RiskFigures,
+  RiskQueueEntry,
   RiskRule,
   RiskRuleSet,
   RiskRulesUpdate,
@@ -115,15 +117,23 @@ export function orderQuery(id: string) {
   return queryOptions({ queryKey: [...keys.orders, 'one', id], queryFn: () => apiGet<AdminOrder>(`/api/admin/orders/${encodeURIComponent(id)}`), retry: false });
 }
 
-export type OrderAction = 'refund' | 'resend' | 'retry-delivery';
+/** An admin's action on an order: support's three, and the risk desk's two on an order in review (issue 29). */
+export type OrderAction = 'refund' | 'resend' | 'retry-delivery' | 'approve' | 'cancel';
 
-/** Refunds, resends or retries an order; the order, the lists, the figures and the audit log are fetched again. */
+/**
+ * Refunds, resends or retries an order, or approves or cancels one in review (the reason is then the
+ * decision's note); the order, the lists, the review queue, the figures and the audit log are fetched again.
+ */
 export function useOrderAction(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ action, reason }: { action: OrderAction; reason?: string }) =>
-      apiSend<AdminOrder | { message: string }, NonNullable<AdminActionRequest>>('POST', `/api/admin/orders/${encodeURIComponent(id)}/${action}`, reason ? { reason } : {}),
-    onSettled: () => Promise.all([keys.orders, keys.stats, keys.audit, keys.users].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+      apiSend<AdminOrder | { message: string }, NonNullable<AdminActionRequest> | ReviewDecision>(
+        'POST',
+        `/api/admin/orders/${encodeURIComponent(id)}/${action}`,
+        action === 'approve' || action === 'cancel' ? { note: reason ?? '' } : reason ? { reason } : {},
+      ),
+    onSettled: () => Promise.all([keys.orders, keys.stats, keys.audit, keys.users, riskKeys.queue].map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }
 
@@ -303,7 +313,13 @@ const riskKeys = {
   rules: [...ADMIN, 'risk', 'rules'] as const,
   blocklist: [...ADMIN, 'risk', 'blocklist'] as const,
   figures: [...ADMIN, 'risk', 'figures'] as const,
+  queue: [...ADMIN, 'risk', 'queue'] as const,
 };
+
+/** The orders in review, the soonest deadline first; fetched again every half minute, as holds come in from payments. */
+export function reviewQueueQuery() {
+  return queryOptions({ queryKey: riskKeys.queue, queryFn: () => apiGet<RiskQueueEntry[]>('/api/admin/risk/queue'), refetchInterval: 30_000 });
+}
 
 export function riskRulesQuery() {
   return queryOptions({ queryKey: riskKeys.rules, queryFn: () => apiGet<RiskRuleSet>('/api/admin/risk/rules') });

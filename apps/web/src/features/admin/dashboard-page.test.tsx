@@ -37,7 +37,7 @@ describe('the dashboard', () => {
     expect(card('New customers')).toBe('37 of 410');
     expect(card('Refunds')).toBe('2 · €39.98');
     expect(screen.getByRole('img', { name: 'Revenue per day, 3 days, €1,234.50 in all' })).toBeTruthy();
-    expect(screen.getByRole('img', { name: /^Orders by status: Awaiting payment 2, Paid 62, / })).toBeTruthy();
+    expect(screen.getByRole('img', { name: /^Orders by status: Awaiting payment 2, In review 0, Paid 62, / })).toBeTruthy();
     const top = within(screen.getByRole('region', { name: 'Top games' })).getAllByRole('row');
     expect(top.map((row) => row.textContent)).toEqual(['GameUnitsRevenue', 'Hades30€600.00', 'Celeste12€240.00']);
 

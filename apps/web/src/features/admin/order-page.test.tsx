@@ -107,4 +107,47 @@ describe('an order in the back office', () => {
     await user.click(within(screen.getByRole('dialog', { name: 'Retry delivery?' })).getByRole('button', { name: 'Retry delivery' }));
     expect(await screen.findByText(adminMessages.retryNotAllowed)).toBeTruthy();
   });
+
+  it('shows an order in review with its risk, and approves it with a note: captured, and the keys go out', async () => {
+    let approved = false;
+    const risk = {
+      rulesVersion: 2,
+      score: 40,
+      decision: 'review' as const,
+      cancelRecommended: false,
+      facts: [{ signal: 'provider-risk-elevated' as const, value: 'elevated', weight: 40, note: "The payment provider rates this payment's risk as elevated" }],
+      verdict: null,
+      decidedAt: null,
+      decidedBy: null,
+      decisionNote: null,
+    };
+    const calls = stubApi({
+      'GET /api/admin/orders/o1': () =>
+        answer(
+          adminOrderSchema,
+          approved
+            ? testAdminOrder({ risk: { ...risk, verdict: 'approved', decidedAt: '2026-11-28T10:00:00Z', decidedBy: 'a1', decisionNote: 'Called the buyer' } })
+            : testAdminOrder({ order: testOrder({ status: 'In review', deliveryStatus: 'Pending', statusNote: 'Payment authorised, not charged.' }), keys: [], risk }),
+        ),
+      'POST /api/admin/orders/o1/approve': () => {
+        approved = true;
+        return answer(adminOrderSchema, testAdminOrder());
+      },
+    });
+    renderOrder();
+    const panel = await screen.findByRole('region', { name: 'Risk' });
+    expect(panel.textContent).toContain('40 of 100 · held for review');
+    expect(within(panel).getByRole('list', { name: 'Facts behind the score' }).textContent).toContain("The payment provider rates this payment's risk as elevated (+40)");
+    // An order in review is approved or cancelled; support's actions wait until it is decided.
+    expect(screen.queryByRole('button', { name: 'Refund' })).toBeNull();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    const dialog = screen.getByRole('dialog', { name: 'Approve?' });
+    await user.type(within(dialog).getByLabelText('Reason (optional)'), 'Called the buyer');
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('The order was approved: its keys are on their way.')).toBeTruthy();
+    expect(calls.find((call) => call.route === 'POST /api/admin/orders/o1/approve')?.body).toEqual({ note: 'Called the buyer' });
+    await screen.findByText(/Approved by an admin/);
+    expect(screen.getByRole('button', { name: 'Refund' })).toBeTruthy();
+  });
 });

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import type { OrderEvent } from '@keystore/contract';
+import type { OrderEvent, OrderRisk } from '@keystore/contract';
 import { adminMessages } from '@keystore/contract/admin-rules';
 import { messageOf } from '../../lib/api.ts';
 import { formatEuro } from '../../lib/money.ts';
@@ -16,7 +16,13 @@ const ACTIONS: Record<OrderAction, { label: string; text: string; done: string }
   refund: { label: 'Refund', text: 'The buyer gets the amount back and the order’s keys leave their library.', done: 'The order was refunded.' },
   resend: { label: 'Resend keys', text: 'The receipt with the keys goes to the buyer’s address again.', done: adminMessages.resent },
   'retry-delivery': { label: 'Retry delivery', text: 'The keys not delivered yet are asked from the supplier again.', done: adminMessages.retryStarted },
+  approve: { label: 'Approve', text: 'The payment is captured and the keys go to the buyer at once.', done: 'The order was approved: its keys are on their way.' },
+  cancel: { label: 'Cancel order', text: 'The hold on the payment is released (nothing is charged) and the keys go back on the shelf.', done: 'The order was cancelled and its hold released.' },
 };
+
+/** What an order in review can be done with, and what any other order can. */
+const REVIEW_ACTIONS: OrderAction[] = ['approve', 'cancel'];
+const SUPPORT_ACTIONS: OrderAction[] = ['refund', 'resend', 'retry-delivery'];
 
 /** One order for support: lines, buyer, payment, masked keys, its timeline, and the actions. */
 export function AdminOrderPage() {
@@ -39,8 +45,14 @@ export function AdminOrderPage() {
   const data = query.data;
   const actions = (
     <div className={buttons.actions}>
-      {(Object.keys(ACTIONS) as OrderAction[]).map((action) => (
-        <button key={action} type="button" className={action === 'refund' ? buttons.danger : buttons.secondary} onClick={() => setAsking(action)} disabled={!data}>
+      {(data?.order.status === 'In review' ? REVIEW_ACTIONS : SUPPORT_ACTIONS).map((action) => (
+        <button
+          key={action}
+          type="button"
+          className={action === 'refund' || action === 'cancel' ? buttons.danger : action === 'approve' ? buttons.primary : buttons.secondary}
+          onClick={() => setAsking(action)}
+          disabled={!data}
+        >
           {ACTIONS[action].label}
         </button>
       ))}
@@ -108,6 +120,7 @@ export function AdminOrderPage() {
               )}
             </section>
           </div>
+          {data.risk && <RiskPanel risk={data.risk} />}
           <AdminTable
             caption="Lines"
             columns={[
@@ -161,6 +174,55 @@ export function AdminOrderPage() {
     </AdminPage>
   );
 }
+
+/** The risk desk's assessment of the order's payment: score, decision, the facts behind it, and the decision on a hold. */
+function RiskPanel({ risk }: { risk: OrderRisk }) {
+  return (
+    <section className={styles.panel} aria-labelledby="order-risk">
+      <h2 id="order-risk" className={styles.subtitle}>
+        Risk
+      </h2>
+      <dl className={styles.facts}>
+        <dt>Score</dt>
+        <dd>
+          {risk.score} of 100 · {DECISION_TEXT[risk.decision]}
+          {risk.cancelRecommended && <span className={styles.badge}>Cancel recommended</span>}
+        </dd>
+        <dt>Rules</dt>
+        <dd>Version {risk.rulesVersion}</dd>
+        {risk.verdict && (
+          <>
+            <dt>Decision</dt>
+            <dd>
+              {risk.verdict === 'approved' ? 'Approved' : 'Cancelled'} {risk.decidedBy ? 'by an admin' : 'at the review deadline'}
+              {risk.decidedAt && (
+                <>
+                  {' '}
+                  <Time iso={risk.decidedAt} />
+                </>
+              )}
+              {risk.decisionNote && <> · {risk.decisionNote}</>}
+            </dd>
+          </>
+        )}
+      </dl>
+      {risk.facts.length === 0 ? (
+        <p className={styles.muted}>No signal fired.</p>
+      ) : (
+        <ul aria-label="Facts behind the score">
+          {risk.facts.map((fact) => (
+            <li key={fact.signal}>
+              {fact.note} ({fact.weight > 0 ? '+' : ''}
+              {fact.weight})
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+const DECISION_TEXT: Record<OrderRisk['decision'], string> = { accept: 'accepted', review: 'held for review', block: 'refused' };
 
 /**
  * A timeline entry's change: an admin's action as it is, a status or delivery move as "from → to", and a

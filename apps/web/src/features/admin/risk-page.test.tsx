@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import { backtestSchema, blocklistEntrySchema, blocklistSchema, riskFiguresSchema, riskRuleSetSchema, type BlocklistEntry, type RiskRule } from '@keystore/contract';
+import { backtestSchema, blocklistEntrySchema, blocklistSchema, riskFiguresSchema, riskQueueSchema, riskRuleSetSchema, type BlocklistEntry, type RiskRule } from '@keystore/contract';
 import { DEFAULT_RISK_RULES } from '@keystore/contract/risk-rules';
 import { answer } from '../../test/contract-fixtures.ts';
 import { json, renderWithQueries, resetTestState, stubApi } from '../../test/fixtures.tsx';
@@ -36,12 +36,33 @@ describe('the risk desk page', () => {
         return current;
       },
       'GET /api/admin/risk/figures': () => figures(1, 100),
+      'GET /api/admin/risk/queue': () =>
+        answer(riskQueueSchema, [
+          {
+            orderId: 'o9',
+            placedAt: '2026-11-28T08:00:00Z',
+            email: 'buyer@example.org',
+            amount: 59.99,
+            score: 70,
+            cancelRecommended: true,
+            facts: [{ signal: 'provider-risk-elevated', value: 'elevated', weight: 40, note: "The payment provider rates this payment's risk as elevated" }],
+            decideBy: new Date(Date.now() + (5 * 60 + 30) * 60_000 + 30_000).toISOString(),
+          },
+        ]),
       'GET /api/admin/risk/blocklist': () => answer(blocklistSchema, []),
       'POST /api/admin/risk/backtest': () => answer(backtestSchema, { orders: 40, held: 3, caught: 1, delayed: 2, changed: ['o7'] }),
     });
     renderRisk();
     expect(await screen.findByText(/1 disputes and 0 fraud warnings over 100 sales/)).toBeTruthy();
     expect(screen.getByText('Alarm')).toBeTruthy();
+    // The review queue: the held order, its score with "cancel recommended", why, and the time left before the store decides.
+    const queue = await screen.findByRole('table', { name: 'Orders waiting for review' });
+    const [, held] = within(queue).getAllByRole('row');
+    expect(within(held!).getByRole('link', { name: 'Review order o9' }).getAttribute('href')).toBe('/admin/orders/o9');
+    expect(held!.textContent).toContain('buyer@example.org');
+    expect(held!.textContent).toContain('Cancel recommended');
+    expect(held!.textContent).toContain("The payment provider rates this payment's risk as elevated");
+    expect(held!.textContent).toContain('5 h 30 min');
 
     const weight = await screen.findByRole('spinbutton', { name: 'Weight: More than 2 copies of a title (order, or 30 days)' });
     expect((weight as HTMLInputElement).value).toBe('30');
@@ -64,6 +85,7 @@ describe('the risk desk page', () => {
     const calls = stubApi({
       'GET /api/admin/risk/rules': () => ruleSet(1, DEFAULT_RISK_RULES),
       'GET /api/admin/risk/figures': () => figures(0, 0),
+      'GET /api/admin/risk/queue': () => answer(riskQueueSchema, []),
       'GET /api/admin/risk/blocklist': () => answer(blocklistSchema, entries),
       'POST /api/admin/risk/blocklist': () => {
         entries = [entry({ note: 'card tester' })];

@@ -2,10 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { Backtest, BlocklistEntry, RiskRule } from '@keystore/contract';
 import { BLOCKLIST_KINDS, type BlocklistKind, type RiskSignal } from '@keystore/contract/risk-rules';
+import { Link } from 'react-router';
 import { messageOf } from '../../lib/api.ts';
+import { formatEuro } from '../../lib/money.ts';
 import { showToast } from '../../ui/toasts.tsx';
 import { AdminPage, AdminTable, ConfirmDialog, Time } from './admin-ui.tsx';
-import { blocklistQuery, riskFiguresQuery, riskRulesQuery, useBacktest, useBlock, useSaveRiskRules, useUnblock } from './api.ts';
+import { blocklistQuery, reviewQueueQuery, riskFiguresQuery, riskRulesQuery, useBacktest, useBlock, useSaveRiskRules, useUnblock } from './api.ts';
 import buttons from '../../ui/buttons.module.css';
 import dataTable from '../../ui/data-table.module.css';
 import styles from './admin.module.css';
@@ -42,10 +44,57 @@ export function AdminRiskPage() {
   const rules = useQuery(riskRulesQuery());
   return (
     <AdminPage title="Risk desk" query={rules}>
+      <ReviewQueue />
       <MonthFigures />
       {rules.data && <RulesEditor key={rules.data.version} version={rules.data.version} saved={rules.data.rules} />}
       <Blocklist />
     </AdminPage>
+  );
+}
+
+/** How long until a moment, as the queue shows it: "5 h 20 min", or "now" once past. */
+function timeLeft(iso: string, now: number): string {
+  const minutes = Math.floor((Date.parse(iso) - now) / 60_000);
+  if (minutes <= 0) return 'now';
+  return minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`;
+}
+
+/**
+ * The orders held for review (issue 29), the soonest deadline first: each opens on its order's page,
+ * where the owner approves or cancels it. Nobody deciding, the store settles it by its score at the deadline.
+ */
+function ReviewQueue() {
+  const queue = useQuery(reviewQueueQuery());
+  const [now] = useState(() => Date.now());
+  return (
+    <section className={styles.panel} aria-labelledby="risk-queue-title">
+      <h2 id="risk-queue-title" className={styles.subtitle}>
+        Review queue
+      </h2>
+      {!queue.data ? null : queue.data.length === 0 ? (
+        <p className={styles.muted}>No order is waiting for review.</p>
+      ) : (
+        <AdminTable caption="Orders waiting for review" captionHidden columns={['Order', 'Buyer', { label: 'Amount', numeric: true }, { label: 'Score', numeric: true }, 'Why', 'Decided by the store in']}>
+          {queue.data.map((entry) => (
+            <tr key={entry.orderId}>
+              <th scope="row">
+                <Link to={`/admin/orders/${encodeURIComponent(entry.orderId)}`} className={styles.link} aria-label={`Review order ${entry.orderId}`}>
+                  {entry.orderId}
+                </Link>
+              </th>
+              <td>{entry.email ?? '—'}</td>
+              <td className={dataTable.number}>{formatEuro(entry.amount)}</td>
+              <td className={dataTable.number}>
+                {entry.score}
+                {entry.cancelRecommended && <span className={styles.badge}>Cancel recommended</span>}
+              </td>
+              <td>{entry.facts.map((fact) => fact.note).join('; ') || '—'}</td>
+              <td>{timeLeft(entry.decideBy, now)}</td>
+            </tr>
+          ))}
+        </AdminTable>
+      )}
+    </section>
   );
 }
 

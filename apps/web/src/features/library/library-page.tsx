@@ -41,7 +41,7 @@ function MyLibrary() {
       </h1>
       {delivering && (
         <p className={styles.delivering} role="status">
-          Your keys are being delivered. They will appear here in a moment.
+          {delivering}
         </p>
       )}
       {error ? (

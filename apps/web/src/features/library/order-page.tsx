@@ -84,7 +84,7 @@ function OrderView({ link, signedIn }: { link: OrderLink; signedIn: boolean }) {
               </li>
             ))}
           </ul>
-          {order.declineReason && <p className={styles.muted}>{order.declineReason}</p>}
+          {(order.statusNote ?? order.declineReason) && <p className={styles.muted}>{order.statusNote ?? order.declineReason}</p>}
           {payable && (
             <Link to={withOrderToken(`/pay/${encodeURIComponent(order._id)}`, link.token)} className={styles.primary}>
               Pay now

@@ -18,11 +18,12 @@ export function usePurchases() {
  * so the order is polled until it is Delivered (or ends otherwise), then the purchases are fetched
  * again. A paid order's games leave the cart. Answers whether the keys are still on their way.
  */
-export function useDeliveryWatch(orderId: string | null, refetchPurchases: () => unknown): boolean {
+export function useDeliveryWatch(orderId: string | null, refetchPurchases: () => unknown): string | null {
   const { data: order } = useQuery({
     ...orderQuery(orderId ?? ''),
     enabled: orderId !== null,
-    refetchInterval: (query) => (query.state.data && !awaitsDelivery(query.state.data) ? false : DELIVERY_POLL_MS),
+    // An order in review is watched too: its keys come the moment the owner approves it.
+    refetchInterval: (query) => (query.state.data && !awaitsDelivery(query.state.data) && !query.state.data.statusNote ? false : DELIVERY_POLL_MS),
   });
   // Stripe's page sends the buyer here straight away, past the pay page that empties the cart after a
   // test-card payment. Once per order: a game put back in the cart afterwards stays there.
@@ -36,7 +37,8 @@ export function useDeliveryWatch(orderId: string | null, refetchPurchases: () =>
   useEffect(() => {
     if (delivered) void refetchPurchases();
   }, [delivered, refetchPurchases]);
-  return orderId !== null && (!order || awaitsDelivery(order));
+  if (order?.statusNote) return order.statusNote;
+  return orderId !== null && (!order || awaitsDelivery(order)) ? 'Your keys are being delivered. They will appear here in a moment.' : null;
 }
 
 /** A paid order whose keys are not all in yet. */

@@ -6,6 +6,8 @@ import styles from './pay-page.module.css';
 
 /** Why an order cannot be paid any more, from the contract's wording. */
 function closedMessage(order: Order, expired: boolean): string {
+  // In review or disputed: the server says what it means.
+  if (order.statusNote) return order.statusNote;
   if (expired || order.status === 'Expired') return m.orderExpired;
   if (order.status === 'Paid') return m.orderAlreadyPaid;
   if (order.status === 'Refunded') return m.orderRefunded;
@@ -18,7 +20,7 @@ function closedMessage(order: Order, expired: boolean): string {
  * the library for a paid order (a guest's order page, with its `token`), the store otherwise.
  */
 export function ClosedOrder({ order, token, expired = false, message }: { order?: Order; token?: string; expired?: boolean; message?: string }) {
-  const paid = order?.status === 'Paid';
+  const paid = order?.status === 'Paid' || order?.status === 'In review';
   return (
     <section className={styles.closed} aria-labelledby="pay-title">
       <h1 id="pay-title" className={styles.title}>

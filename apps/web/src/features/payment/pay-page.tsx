@@ -94,7 +94,8 @@ function PayOrder({ orderId, token, guest }: { orderId: string; token?: string; 
       }
       const verdict = await payOrder.mutateAsync({ ...paying, card });
       placeOrder.endAttempt();
-      if (verdict.status === 'Paid') {
+      // Paid, or held for review (authorised, not charged): the order is the buyer's either way.
+      if (verdict.status !== 'Declined') {
         // Only what was bought leaves the cart: a one-click purchase keeps the rest of it.
         for (const line of order.lines) removeGameFromCart(line.gameId);
         showToast(verdict.message);

@@ -68,7 +68,7 @@ function OrderView({ order, onClose }: { order: Order; onClose: () => void }) {
           <dd>{formatEuro(order.amount)}</dd>
         </div>
       </dl>
-      {order.declineReason && <p className={styles.muted}>{order.declineReason}</p>}
+      {(order.statusNote ?? order.declineReason) && <p className={styles.muted}>{order.statusNote ?? order.declineReason}</p>}
       <div className={styles.actions}>
         {payable && (
           <Link to={`/pay/${encodeURIComponent(order._id)}`} className={styles.primary} onClick={onClose}>
