@@ -124,6 +124,7 @@ describe('table ownership', () => {
       user_facts: 'users',
       untrusted_sign_ins: 'auth',
       known_addresses: 'auth',
+      known_browsers: 'auth',
       game_facts: 'catalog',
       seller_facts: 'sellers',
       sold_lines: 'orders',

@@ -18,7 +18,7 @@ import {
   resetPasswordRequestSchema,
   sessionSchema,
 } from '@keystore/contract';
-import { clientIp } from '../../platform/client-ip.ts';
+import { browserOf, clientIp } from '../../platform/client-ip.ts';
 import { refusingCommon } from '../../platform/common-passwords.ts';
 import { perAddress, perBodyField } from '../../platform/limits.ts';
 import { AUTH_LIMITS as L } from './limits.ts';
@@ -32,7 +32,7 @@ const resetPasswordBody = resetPasswordRequestSchema.extend({ password: refusing
 const tags = ['auth'];
 
 function device(request: FastifyRequest): Device {
-  return { ip: clientIp(request), userAgent: request.headers['user-agent'] };
+  return { ip: clientIp(request), userAgent: request.headers['user-agent'], browser: browserOf(request) };
 }
 
 /** /api/auth (SPEC §7, DESIGN §4): sign-up, verification, login, new device, recovery, logout. */

@@ -13,6 +13,8 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** The web app's browser id (`x-session-id`) it signed in from: the risk desk's browser identity (issue 29). */
+    browser: text('browser'),
     createdAt: moment('created_at').notNull().default(sql`now()`),
     expiresAt: moment('expires_at').notNull(),
     revokedAt: moment('revoked_at'),
@@ -65,6 +67,11 @@ export const untrustedSignIns = pgView('untrusted_sign_ins').as((qb) =>
     .select({ userId: accountCodes.userId, purpose: accountCodes.purpose, at: sql<Date>`${accountCodes.usedAt}`.as('at') })
     .from(accountCodes)
     .where(and(inArray(accountCodes.purpose, ['new-device', 'reset-password']), isNotNull(accountCodes.usedAt))),
+);
+
+/** Published for the risk desk: the browsers each account has signed in from. */
+export const knownBrowsers = pgView('known_browsers').as((qb) =>
+  qb.selectDistinct({ userId: sessions.userId, browser: sessions.browser }).from(sessions).where(isNotNull(sessions.browser)),
 );
 
 /** Published for the risk desk: the addresses each account has signed in from and trusted. */

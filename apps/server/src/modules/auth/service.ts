@@ -30,6 +30,8 @@ import { isTrustedIp, trustIp } from './trusted-ips.ts';
 export interface Device {
   ip: string;
   userAgent: string | undefined;
+  /** The web app's browser id (`x-session-id`), kept with the session for the risk desk (issue 29). */
+  browser?: string | undefined;
 }
 
 /** Stands for an unknown e-mail's account in lookups that must cost the same either way. */

@@ -101,10 +101,10 @@ export class SessionService {
   }
 
   /** Opens a session for the user and answers its bearer token. */
-  async open(userId: string, device: { ip: string; userAgent: string | undefined }): Promise<string> {
+  async open(userId: string, device: { ip: string; userAgent: string | undefined; browser?: string | undefined }): Promise<string> {
     const id = newId(24);
     const expiresAt = new Date(Date.now() + SESSION_DAYS * 24 * 3600_000);
-    await this.database.db.insert(sessions).values({ id, userId, ip: device.ip, userAgent: device.userAgent?.slice(0, 500), expiresAt });
+    await this.database.db.insert(sessions).values({ id, userId, ip: device.ip, userAgent: device.userAgent?.slice(0, 500), browser: device.browser ?? null, expiresAt });
     return new SignJWT({ sid: id })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(userId)

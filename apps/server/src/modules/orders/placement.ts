@@ -187,7 +187,7 @@ export class OrderPlacement {
       };
       await insertOrder(tx, row, lines);
       // What the risk desk assesses the payment from, observed now, with the order (issue 29).
-      const observed = await checkoutFacts(tx, id, placer, placer.address, row.amountCents);
+      const observed = await checkoutFacts(tx, id, placer, placer.address, placer.browser, row.amountCents);
       await this.deps.risk.prepare(tx, id, observed.facts, { email: observed.email, address: placer.address, browser: placer.browser });
       if (gift) await this.deps.gifts.create(tx, { orderId: id, email: gift.email, name: gift.name, message: gift.message, senderUserId: placer.userId ?? null, senderName: gift.senderName });
       return { row, lines, stock };

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { riskMessages, RISK_TEST_CARDS, TEST_CARDS, type AdminOrder, type Notification, type Purchase, type RiskQueueEntry, type TestPaymentAnswer } from '@keystore/contract';
 import { queryRows } from '../../db/client.ts';
+import { SessionService } from '../auth/sessions.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from './test-kit.ts';
 
 const ELEVATED = { cardNumber: RISK_TEST_CARDS.elevatedRisk };
@@ -154,5 +155,25 @@ describe('orders held for review', () => {
     const long = await decide(order._id, 'approve', 'x'.repeat(501));
     expect({ status: long.statusCode, body: long.json() }).toEqual({ status: 400, body: { error: riskMessages.reviewNoteTooLong } });
     expect((await decide('no-such-order', 'approve')).statusCode).toBe(404);
+  });
+
+  it("holds an order whose seller signs in from the buyer's browser (cashing out)", async () => {
+    const browser = 'b7d1c2e4-0a4f-4d0b-9a61-3f0c8e2d5a11';
+    const sellerUser = await t.buyer();
+    // The seller's account signs in from that browser (the web app sends its id with the sign-in).
+    await new SessionService(t.database, t.config.secrets.jwt).open(sellerUser.userId, { ip: '192.0.2.200', userAgent: 'test', browser });
+    gameIndex += 1;
+    const gameId = await t.gameWithStock(0, gameIndex);
+    const as = (who: Buyer, url: string, payload: object, method: 'POST' | 'PATCH' = 'POST') => t.app.inject({ method, url, headers: who.headers, payload });
+    const applied = (await as(sellerUser, '/api/sellers', { name: 'Cash Out Keys', contactEmail: 'sales@example.com', country: 'de' })).json<{ seller: { _id: string } }>();
+    expect((await as(admin, `/api/admin/sellers/${applied.seller._id}`, { status: 'active' }, 'PATCH')).statusCode).toBe(200);
+    const offer = (await as(sellerUser, '/api/seller/offers', { gameId, netPrice: 5 })).json<{ offer: { _id: string } }>();
+    await as(sellerUser, `/api/seller/offers/${offer.offer._id}/keys`, { keys: ['CASH-0001-AAAA'] });
+
+    const buyer = await t.buyer();
+    const placed = await t.app.inject({ method: 'POST', url: '/api/orders', headers: { ...buyer.headers, 'x-session-id': browser }, payload: { items: [{ gameId, quantity: 1 }] }, remoteAddress: buyer.address });
+    const { order } = placed.json<{ order: { _id: string } }>();
+    expect((await t.pay(buyer, order._id)).json<TestPaymentAnswer>().status).toBe('In review');
+    expect((await queue()).find((entry) => entry.orderId === order._id)?.facts.map((fact) => fact.signal)).toEqual(['seller-cash-out']);
   });
 });

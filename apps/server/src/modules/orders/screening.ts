@@ -1,12 +1,12 @@
 // What the orders module observes of an order at checkout for the risk desk (issue 29), in one
 // statement of the placement's transaction: the buyer's recent and past orders, the account's age and
 // sign-ins (the users and auth modules' published views), and whether a line's seller is the buyer or
-// signs in from the buyer's address. The risk desk adds what it knows of the identities, and the
+// signs in from the buyer's address or browser. The risk desk adds what it knows of the identities, and the
 // payment what the card tells.
 import { sql } from 'drizzle-orm';
 import { RISK_SIGNAL_LIMITS as limits } from '@keystore/contract';
 import { queryRows, type Db } from '../../db/client.ts';
-import { knownAddresses, untrustedSignIns } from '../auth/ports.ts';
+import { knownAddresses, knownBrowsers, untrustedSignIns } from '../auth/ports.ts';
 import { sellerFacts } from '../sellers/ports.ts';
 import { userFacts } from '../users/ports.ts';
 import type { CheckoutFacts } from '../risk/ports.ts';
@@ -20,7 +20,7 @@ const BOUGHT = sql.raw(`('Paid', 'In review', 'Refunded')`);
  * The checkout facts of order `orderId` (inserted already, in `tx`) for its buyer: an account, or a
  * guest's e-mail (whose orders are those placed with that e-mail, signed in or not).
  */
-export async function checkoutFacts(tx: Db, orderId: string, buyer: Buyer, address: string, totalCents: number): Promise<{ facts: CheckoutFacts; email: string | null }> {
+export async function checkoutFacts(tx: Db, orderId: string, buyer: Buyer, address: string, browser: string | undefined, totalCents: number): Promise<{ facts: CheckoutFacts; email: string | null }> {
   const mine = buyer.userId !== undefined ? sql`o.user_id = ${buyer.userId}` : sql`o.email = ${buyer.email} and o.user_id is null`;
   const [row] = await queryRows<{ email: string | null; paid_24h: number; copies: number; age_hours: number | null; untrusted: boolean; loyal: number; cash_out: boolean }>(
     tx,
@@ -38,7 +38,9 @@ export async function checkoutFacts(tx: Db, orderId: string, buyer: Buyer, addre
           exists (
             select 1 from ${orderLines} l join ${sellerFacts} s on s.id = l.seller_id
             where l.order_id = ${orderId} and s.user_id is not null
-              and (s.user_id = ${buyer.userId ?? null} or exists (select 1 from ${knownAddresses} a where a.user_id = s.user_id and a.ip = ${address}))
+              and (s.user_id = ${buyer.userId ?? null}
+                   or exists (select 1 from ${knownAddresses} a where a.user_id = s.user_id and a.ip = ${address})
+                   or exists (select 1 from ${knownBrowsers} b where b.user_id = s.user_id and b.browser = ${browser ?? null}))
           ) as cash_out`,
   );
   const facts = {

@@ -1,0 +1,2 @@
+ALTER TABLE "sessions" ADD COLUMN "browser" text;--> statement-breakpoint
+CREATE VIEW "public"."known_browsers" AS (select distinct "user_id", "browser" from "sessions" where "sessions"."browser" is not null);
