@@ -12,6 +12,7 @@ const { KeyVault } = await import('../modules/library/key-vault.ts');
 const { reencryptKeys } = await import('../modules/library/reencrypt.ts');
 const { sealedSellerKeys } = await import('../modules/offers/store.ts');
 const { sealedWebhookSecrets } = await import('../modules/sellers/store.ts');
+const { sealedShelfKeys } = await import('../modules/offers/shelf.ts');
 
 const config = loadConfig();
 const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
@@ -19,8 +20,8 @@ try {
   const ring = new KeyRing(config.secrets.keyEncryption, config.secrets.keyEncryptionPrevious);
   const vault = await KeyVault.open(database.db, ring);
   const started = performance.now();
-  // The library's keys, and the keys sellers uploaded, sealed the same way.
-  const done = await reencryptKeys(database.db, vault, { also: [sealedSellerKeys, sealedWebhookSecrets], onBatch: (keys) => console.log(`  ${keys} keys re-encrypted so far`) });
+  // The library's keys, and the keys sellers uploaded and the house's shelf holds, sealed the same way.
+  const done = await reencryptKeys(database.db, vault, { also: [sealedSellerKeys, sealedShelfKeys, sealedWebhookSecrets], onBatch: (keys) => console.log(`  ${keys} keys re-encrypted so far`) });
   console.log(
     `${done.keys} keys re-encrypted under key ${ring.currentId}${done.hashKeyRewrapped ? ', the serial-hash key re-wrapped' : ''}, ` +
       `in ${Math.round(performance.now() - started)} ms. Every key is now under KEY_ENCRYPTION_KEY: KEY_ENCRYPTION_KEY_PREVIOUS can be removed.`,

@@ -10,6 +10,7 @@ import { buildTestApp, freshDatabase, type TestApp } from '../../test/helper.ts'
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 import { KeyVault } from './key-vault.ts';
 import { reencryptKeys } from './reencrypt.ts';
+import { sealedShelfKeys } from '../offers/shelf.ts';
 import { sealedSellerKeys } from '../offers/store.ts';
 import { sealedWebhookSecrets } from '../sellers/store.ts';
 
@@ -115,14 +116,14 @@ describe('a new KEY_ENCRYPTION_KEY', () => {
 
   it('keys:reencrypt moves every key under the new key, leaves the hashes alone, and a second run changes nothing', async () => {
     const vault = await KeyVault.open(database.db, new KeyRing(NEW, [OLD]));
-    expect(await reencryptKeys(database.db, vault, { batchSize: 1, also: [sealedSellerKeys, sealedWebhookSecrets] })).toEqual({ keys: 4, hashKeyRewrapped: true });
+    expect(await reencryptKeys(database.db, vault, { batchSize: 1, also: [sealedSellerKeys, sealedShelfKeys, sealedWebhookSecrets] })).toEqual({ keys: 4, hashKeyRewrapped: true });
     const newId = new KeyRing(NEW).currentId;
     const rows = await keyRows();
     expect(rows.every((row) => row.serial_encrypted.startsWith(`v2.${newId}.`))).toBe(true);
     const sellerRows = await queryRows<{ serial_encrypted: string }>(database.db, sql`select serial_encrypted from seller_keys`);
     expect(sellerRows.map((row) => row.serial_encrypted.startsWith(`v2.${newId}.`))).toEqual([true]);
     for (const [id, hash] of hashes) expect(rows.find((row) => row.id === id)!.serial_hash).toBe(hash);
-    expect(await reencryptKeys(database.db, vault, { also: [sealedSellerKeys, sealedWebhookSecrets] })).toEqual({ keys: 0, hashKeyRewrapped: false });
+    expect(await reencryptKeys(database.db, vault, { also: [sealedSellerKeys, sealedShelfKeys, sealedWebhookSecrets] })).toEqual({ keys: 0, hashKeyRewrapped: false });
     const [hook] = await queryRows<{ id: string; webhook_secret_sealed: string }>(database.db, sql`select id, webhook_secret_sealed from sellers where webhook_secret_sealed is not null`);
     expect(hook!.webhook_secret_sealed.startsWith(`v2.${newId}.`)).toBe(true);
     expect(new KeyRing(NEW).decrypt(hook!.webhook_secret_sealed, `seller-webhook:${hook!.id}`).toString('utf8')).toBe(webhookSecret);

@@ -25,6 +25,7 @@ import {
   voidKeysOfLines,
   voidUnrevealedKeysOfOrder,
   voidKeysOfOrder,
+  type VoidedKey,
 } from './store.ts';
 
 /** A key as the supplier handed it over, ready to be stored for an order line. */
@@ -171,12 +172,12 @@ export class LibraryService {
   }
 
   /** Voids the keys of an order nobody revealed (a disputed payment's, issue 29); answers each voided key's line and hash. */
-  voidUnrevealedKeysOfOrder(db: Db, orderId: string, reason: string): Promise<Array<{ lineId: string; serialHash: string }>> {
+  voidUnrevealedKeysOfOrder(db: Db, orderId: string, reason: string): Promise<VoidedKey[]> {
     return voidUnrevealedKeysOfOrder(db, orderId, reason);
   }
 
   /** Voids the live keys of some lines of an order; answers each with whether its owner ever revealed it. */
-  voidKeysOfLines(db: Db, orderId: string, lineIds: string[], reason: string): Promise<Array<{ lineId: string; serialHash: string; revealed: boolean }>> {
+  voidKeysOfLines(db: Db, orderId: string, lineIds: string[], reason: string): Promise<VoidedKey[]> {
     return voidKeysOfLines(db, orderId, lineIds, reason);
   }
 

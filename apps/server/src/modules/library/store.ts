@@ -42,28 +42,41 @@ export async function voidKeysOfOrder(db: Db, orderId: string, reason: string): 
  * Voids the live keys of an order nobody ever revealed (a disputed payment's, issue 29); answers each
  * voided key's line and hash. A revealed key stays in its owner's library: it was seen, and is never sold again.
  */
-export async function voidUnrevealedKeysOfOrder(db: Db, orderId: string, reason: string): Promise<Array<{ lineId: string; serialHash: string }>> {
+export async function voidUnrevealedKeysOfOrder(db: Db, orderId: string, reason: string): Promise<VoidedKey[]> {
   const revealed = db.select({ keyId: keyReveals.keyId }).from(keyReveals).where(eq(keyReveals.keyId, productKeys.id));
-  return db
+  const voided = await db
     .update(productKeys)
     .set({ voidedAt: new Date(), voidReason: reason })
     .where(and(eq(productKeys.orderId, orderId), isNull(productKeys.voidedAt), notExists(revealed)))
-    .returning({ lineId: productKeys.lineId, serialHash: productKeys.serialHash });
+    .returning(voidedColumns);
+  return voided.map((key) => ({ ...key, revealed: false }));
 }
 
+/** A key just voided: its row (the serial is sealed for it), line, game and hash, and whether its owner ever revealed it. */
+export interface VoidedKey {
+  id: string;
+  lineId: string;
+  gameId: string;
+  serialHash: string;
+  serialEncrypted: string;
+  revealed: boolean;
+}
+
+const voidedColumns = { id: productKeys.id, lineId: productKeys.lineId, gameId: productKeys.gameId, serialHash: productKeys.serialHash, serialEncrypted: productKeys.serialEncrypted };
+
 /** Voids the live keys of some lines of an order; answers each with whether it was ever revealed. */
-export async function voidKeysOfLines(db: Db, orderId: string, lineIds: string[], reason: string): Promise<Array<{ lineId: string; serialHash: string; revealed: boolean }>> {
+export async function voidKeysOfLines(db: Db, orderId: string, lineIds: string[], reason: string): Promise<VoidedKey[]> {
   if (lineIds.length === 0) return [];
   const voided = await db
     .update(productKeys)
     .set({ voidedAt: new Date(), voidReason: reason })
     .where(and(eq(productKeys.orderId, orderId), inArray(productKeys.lineId, lineIds), isNull(productKeys.voidedAt)))
-    .returning({ id: productKeys.id, lineId: productKeys.lineId, serialHash: productKeys.serialHash });
+    .returning(voidedColumns);
   if (voided.length === 0) return [];
   const seen = new Set(
     (await db.selectDistinct({ keyId: keyReveals.keyId }).from(keyReveals).where(inArray(keyReveals.keyId, voided.map((key) => key.id)))).map((row) => row.keyId),
   );
-  return voided.map((key) => ({ lineId: key.lineId, serialHash: key.serialHash, revealed: seen.has(key.id) }));
+  return voided.map((key) => ({ ...key, revealed: seen.has(key.id) }));
 }
 
 /** A customer's live keys, newest first. */

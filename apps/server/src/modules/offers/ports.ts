@@ -7,3 +7,4 @@ export type { ReservationRow } from './reservations.ts';
 export type { MarketOffer } from './store.ts';
 // The read models of offers and reservations (decision 033): a seller's panel and score read them.
 export { offerStock, reservationOutcomes } from './schema.ts';
+export type { ShelfKey } from './shelf.ts';

@@ -102,6 +102,42 @@ export const sellerKeys = pgTable(
   ],
 );
 
+/** Where a house key is on its shelf (issue 29): back on it, taken by a line being delivered, sold with it, or burnt (revealed, never sold again). */
+export const HOUSE_SHELF_STATES = ['shelved', 'taken', 'sold', 'burnt'] as const;
+export type HouseShelfState = (typeof HOUSE_SHELF_STATES)[number];
+
+/**
+ * The house's shelf (issue 29): keys the house bought from the supplier that came back unrevealed (a
+ * dispute, a fraud warning, a refund). The next order of the game's house offer is delivered from it
+ * before the supplier is asked for more. A key is sealed as a library key is (bound to this row's id)
+ * and known by the library's hash of its serial: one row per key of a game, whatever becomes of it.
+ */
+export const houseShelf = pgTable(
+  'house_shelf',
+  {
+    id: text('id').primaryKey(),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id),
+    serialEncrypted: text('serial_encrypted').notNull(),
+    serialHash: text('serial_hash').notNull(),
+    state: text('state').$type<HouseShelfState>().notNull().default('shelved'),
+    /** The order the key came back from, last. */
+    fromOrderId: text('from_order_id').notNull(),
+    /** The line it is delivered for, taken or sold. */
+    lineId: text('line_id'),
+    shelvedAt: moment('shelved_at').notNull().default(sql`now()`),
+    takenAt: moment('taken_at'),
+  },
+  (table) => [
+    uniqueIndex('house_shelf_game_serial_idx').on(table.gameId, table.serialHash),
+    index('house_shelf_shelved_idx').on(table.gameId, table.shelvedAt).where(sql`${table.state} = 'shelved'`),
+    index('house_shelf_line_idx').on(table.lineId).where(sql`${table.lineId} is not null`),
+    check('house_shelf_state_check', sql`${table.state} in (${listOf(HOUSE_SHELF_STATES)})`),
+    check('house_shelf_line_check', sql`(${table.state} in ('taken', 'sold')) = (${table.lineId} is not null)`),
+  ],
+);
+
 /**
  * A reservation of a declared-stock offer's keys for one order line (issue 24): its id is the
  * `reservationId` every call about it carries, so a seller answering twice delivers once. It moves by

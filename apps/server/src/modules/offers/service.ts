@@ -27,11 +27,13 @@ import { Conflict, Forbidden, NotFound } from '../../platform/errors.ts';
 import type { GameStock } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
 import { gameFacts, type GameStockRows } from '../catalog/ports.ts';
+import type { VoidedKey } from '../library/ports.ts';
 import type { SellerRow } from '../sellers/ports.ts';
 import { SellerDelivery, type FailedReservation, type ProvideOutcome, type Refusal, type SellerDeliveryDeps } from './declared.ts';
 import { houseOffer } from './house.ts';
 import { Market } from './market.ts';
 import { sealKeys } from './seal.ts';
+import { putBackTaken, sellShelfKeys, shelveKeys, takeFromShelf, type ShelfKey } from './shelf.ts';
 import { takeFromOffers, takeLinesAgain, rerouteLine, type LineOnOffer, type OrderRequestLine, type PlacedLine, type Reroute } from './placement.ts';
 import {
   deliverLineReservations,
@@ -126,6 +128,7 @@ export class OffersService {
     const house = lines.filter((line) => line.sellerId === HOUSE_SELLER_ID);
     const sellers = lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID);
     await this.deps.gameStock.endHouseTakes(tx, quantitiesByGame(house), false);
+    await putBackTaken(tx, house.map((line) => line.id));
     const lineIds = sellers.map((line) => line.id);
     await endLineReservations(tx, lineIds, ending, ending === 'expired' ? 'the order was not paid in time' : 'the order was cancelled or refunded');
     await releaseLineKeys(tx, lineIds);
@@ -141,10 +144,32 @@ export class OffersService {
     await this.deps.gameStock.endHouseTakes(tx, quantitiesByGame(lines.filter((line) => line.sellerId === HOUSE_SELLER_ID)), true);
   }
 
-  /** Delivered lines are settled: the house's keys were bought (keepBoughtHouseKeys), a declared seller's reservations are delivered. */
-  async settleDelivered(tx: Db, lines: EndingLine[]): Promise<void> {
+  /**
+   * Delivered lines are settled: the house's keys were bought (keepBoughtHouseKeys) or came from its
+   * shelf (`fromShelf`, keys per line: their takes of the supplier's stock end unbought), a declared
+   * seller's reservations are delivered.
+   */
+  async settleDelivered(tx: Db, lines: EndingLine[], fromShelf: ReadonlyMap<string, number> = new Map()): Promise<void> {
+    if (fromShelf.size > 0) {
+      const shelved = lines.filter((line) => line.sellerId === HOUSE_SELLER_ID && fromShelf.has(line.id));
+      await this.deps.gameStock.endHouseTakes(tx, quantitiesByGame(shelved.map((line) => ({ ...line, quantity: fromShelf.get(line.id)! }))), false);
+      lines = lines.map((line) => ({ ...line, quantity: line.quantity - (fromShelf.get(line.id) ?? 0) }));
+    }
     await this.keepBoughtHouseKeys(tx, lines);
     await deliverLineReservations(tx, lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID).map((line) => line.id));
+  }
+
+  /**
+   * The house's shelf keys for house lines being delivered (issue 29): those taken for them before and,
+   * when `takeMore` (before the supplier is asked), as many more as each line wants. Sealed for their row.
+   */
+  takeFromShelf(lines: Array<Pick<LineOnOffer, 'id' | 'gameId' | 'quantity'>>, takeMore: boolean): Promise<ShelfKey[]> {
+    return lines.length === 0 ? Promise.resolve([]) : takeFromShelf(this.db, lines, takeMore);
+  }
+
+  /** The shelf keys taken for these lines are in their buyer's library now: sold (a refund brings them back through returnUnrevealed). */
+  shelfKeysStored(tx: Db, lineIds: string[]): Promise<void> {
+    return sellShelfKeys(tx, lineIds);
   }
 
   /** The keys reserved by these seller lines, marked sold: answers them with their line, sealed. */
@@ -182,32 +207,26 @@ export class OffersService {
   }
 
   /**
-   * Sold seller keys of refunded lines whose library copy was voided unrevealed go back on sale (a key
-   * someone may have seen is never sold again). `unseen` holds `<line id> <library hash>` of each such
-   * copy. Answers the games shown anew.
+   * The keys of an order's lines voided with a refund (`voided`): a house key nobody revealed goes on
+   * the house's shelf, a seller's back on sale, and a key someone may have seen is never sold again.
+   * Answers the games shown anew.
    */
-  async returnUnrevealed(tx: Db, lineIds: string[], unseen: Set<string>): Promise<GameStock[]> {
-    if (lineIds.length === 0) return [];
-    const back = (await soldKeysOfLines(tx, lineIds)).filter((key) => unseen.has(`${key.line_id} ${key.library_hash}`));
-    if (back.length === 0) return [];
-    await this.market.lock(tx, back.map((key) => key.game_id));
-    return this.market.refresh(tx, await restockKeys(tx, back.map((key) => key.id)));
+  async returnUnrevealed(tx: Db, orderId: string, lines: EndingLine[], voided: VoidedKey[]): Promise<GameStock[]> {
+    return (await this.takeBackKeys(tx, orderId, lines, voided)).stock;
   }
 
   /**
-   * A disputed order's seller keys that came back unrevealed (issue 29) go back on sale, as a refund's
-   * do (returnUnrevealed); each seller is then told which of its keys came back (`tell`, after the commit),
-   * by a notification in its bell.
+   * A disputed order's keys that came back unrevealed (issue 29), as a refund's do (returnUnrevealed);
+   * each seller is then told which of its keys came back (`tell`, after the commit), by a notification
+   * in its bell.
    */
-  async returnDisputed(tx: Db, lineIds: string[], unseen: Set<string>): Promise<{ stock: GameStock[]; tell: () => Promise<void> }> {
-    const back = (await soldKeysOfLines(tx, lineIds)).filter((key) => unseen.has(`${key.line_id} ${key.library_hash}`));
-    if (back.length === 0) return { stock: [], tell: async () => {} };
+  async returnDisputed(tx: Db, orderId: string, lines: EndingLine[], voided: VoidedKey[]): Promise<{ stock: GameStock[]; tell: () => Promise<void> }> {
+    const { stock, sellerKeys } = await this.takeBackKeys(tx, orderId, lines, voided);
+    if (sellerKeys.length === 0) return { stock, tell: async () => {} };
     const told = await queryRows<{ seller_id: string; masked: string; title: string }>(
       tx,
-      sql`select k.seller_id, k.masked, g.title from seller_keys k join ${gameFacts} g on g.id = k.game_id where k.id in ${inList(back.map((key) => key.id))}`,
+      sql`select k.seller_id, k.masked, g.title from seller_keys k join ${gameFacts} g on g.id = k.game_id where k.id in ${inList(sellerKeys)}`,
     );
-    await this.market.lock(tx, back.map((key) => key.game_id));
-    const stock = await this.market.refresh(tx, await restockKeys(tx, back.map((key) => key.id)));
     const tell = async () => {
       for (const sellerId of new Set(told.map((key) => key.seller_id))) {
         try {
@@ -222,6 +241,20 @@ export class OffersService {
       }
     };
     return { stock, tell };
+  }
+
+  /** Voided keys back where they came from: the house's on its shelf (or burnt), a seller's unrevealed ones on sale. */
+  private async takeBackKeys(tx: Db, orderId: string, lines: EndingLine[], voided: VoidedKey[]): Promise<{ stock: GameStock[]; sellerKeys: string[] }> {
+    const houseLines = new Set(lines.filter((line) => line.sellerId === HOUSE_SELLER_ID).map((line) => line.id));
+    await shelveKeys(tx, this.deps.library, orderId, voided.filter((key) => houseLines.has(key.lineId)));
+    const sellerLines = lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID).map((line) => line.id);
+    if (sellerLines.length === 0) return { stock: [], sellerKeys: [] };
+    const unseen = new Set(voided.filter((key) => !key.revealed).map((key) => `${key.lineId} ${key.serialHash}`));
+    const back = (await soldKeysOfLines(tx, sellerLines)).filter((key) => unseen.has(`${key.line_id} ${key.library_hash}`));
+    if (back.length === 0) return { stock: [], sellerKeys: [] };
+    await this.market.lock(tx, back.map((key) => key.game_id));
+    const ids = back.map((key) => key.id);
+    return { stock: await this.market.refresh(tx, await restockKeys(tx, ids)), sellerKeys: ids };
   }
 
   /** An order's reservations with their moves and calls, for the back office's timeline. */

@@ -184,9 +184,15 @@ export class KeyAllocator {
     if (provided === 'refunded') return 'refunded';
     lines = provided;
 
-    // The house's lines are bought from the supplier; a seller's keys were reserved when the order was placed.
+    // The house's lines take the keys on its shelf first (keys that came back unrevealed, issue 29) and
+    // buy the rest from the supplier; a seller's keys were reserved when the order was placed.
     const sellerLines = lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID);
     let houseLines = lines.filter((line) => line.sellerId === HOUSE_SELLER_ID);
+    const shelfKeys = await this.withTurn(() => this.deps.offers.takeFromShelf(houseLines, order.supplierOrderId === null));
+    const fromShelf = countByLine(shelfKeys);
+    const toBuy = (line: OrderLineRow) => line.quantity - (fromShelf.get(line.id) ?? 0);
+    const shelfOnly = houseLines.filter((line) => toBuy(line) <= 0);
+    houseLines = houseLines.filter((line) => toBuy(line) > 0);
     let supplierOrderId: string | null = order.supplierOrderId;
     let supplierKeys: SupplierKey[] = [];
     // The supplier sells at its price of the moment: the catalogue's latest (an order is bought at
@@ -200,14 +206,14 @@ export class KeyAllocator {
         await this.postpone(order, lines, `The refund of lines priced above what was paid failed: ${error instanceof Error ? error.message : String(error)}`, recipient);
         return 'pending';
       }
-      if (houseLines.length === 0 && sellerLines.length === 0) return 'refunded';
+      if (houseLines.length === 0 && shelfOnly.length === 0 && sellerLines.length === 0) return 'refunded';
       if (houseLines.length === 0) break;
       try {
         // Placed on every run: the supplier answers a known external id with the order it already has.
         supplierOrderId = (
           await supplier.placeOrder(
             order.id,
-            houseLines.map((line) => ({ productId: line.supplierProductId, quantity: line.quantity, priceCents: prices.get(line.id)! })),
+            houseLines.map((line) => ({ productId: line.supplierProductId, quantity: toBuy(line), priceCents: prices.get(line.id)! })),
           )
         ).orderId;
         supplierKeys = await supplier.orderKeys(supplierOrderId);
@@ -222,9 +228,10 @@ export class KeyAllocator {
         return 'pending';
       }
     }
+    houseLines = [...shelfOnly, ...houseLines];
     lines = [...houseLines, ...sellerLines].sort((a, b) => a.position - b.position);
 
-    const houseKeys = keysForLines(order, houseLines, supplierKeys);
+    const houseKeys = [...this.sealedKeysForLines(order, houseLines, shelfKeys), ...keysForLines(order, houseLines, supplierKeys, fromShelf)];
     // Read before the delivery's transaction, which holds the only connection of the embedded database.
     const giftTo = order.gift ? await this.deps.gifts.recipientLabel(order.id) : undefined;
     const wanted = lines.reduce((sum, line) => sum + line.quantity, 0);
@@ -238,6 +245,7 @@ export class KeyAllocator {
         const keys = [...houseKeys, ...(await this.sellerKeys(tx, order, sellerLines))];
         delivered = keys.length;
         const written = await library.storeKeys(tx, keys);
+        if (shelfKeys.length > 0) await this.deps.offers.shelfKeysStored(tx, [...fromShelf.keys()]);
         // A first run writes every key; only a later one (some keys stored before) needs to count.
         if (written < wanted) {
           const held = await library.keysPerLine(tx, order.id);
@@ -250,8 +258,8 @@ export class KeyAllocator {
         }
         // Refunded while the supplier was asked: the keys just written are rolled back, never handed out.
         if (!(await markDelivered(tx, order.id, supplierOrderId))) throw new OrderGone();
-        await this.deps.offers.settleDelivered(tx, lines);
-        await this.postSales(tx, order, lines, prices);
+        await this.deps.offers.settleDelivered(tx, lines, fromShelf);
+        await this.postSales(tx, order, lines, prices, fromShelf);
         // The receipt and the notification are committed with the keys (an outbox), never after them from memory.
         if (recipient) await mailer.enqueue(tx, receiptMail(this.deps.mailContext, recipient, order, lines, { demo: keys.some((key) => key.demo), giftTo }));
         await this.deps.events.publish('order-delivered', { tx, orderId: order.id, userId: order.userId, keyCount: wanted, gift: order.gift });
@@ -363,35 +371,39 @@ export class KeyAllocator {
 
   /** The reserved keys of a seller's lines, marked sold, as the library stores them (numbered per line). */
   private async sellerKeys(tx: Db, order: OrderRow, lines: OrderLineRow[]): Promise<DeliveredKey[]> {
-    const sold = await this.deps.offers.handOver(tx, lines.map((line) => line.id));
-    const byLine = new Map(lines.map((line) => [line.id, line]));
-    const positions = new Map<string, number>();
-    return sold
-      .sort((a, b) => (a.id < b.id ? -1 : 1))
-      .map((key) => {
-        const line = byLine.get(key.lineId)!;
-        const position = positions.get(line.id) ?? 0;
-        positions.set(line.id, position + 1);
-        return { orderId: order.id, lineId: line.id, position, gameId: line.gameId, userId: keyHolder(order), serial: this.deps.library.unseal(key.serialEncrypted, key.id), demo: false };
-      });
+    return this.sealedKeysForLines(order, lines, await this.deps.offers.handOver(tx, lines.map((line) => line.id)));
   }
 
   /**
    * Posts each delivered line's sale to the ledger with the delivery: the price to its seller's held
    * balance, less the commission. A seller's commission was fixed when the order was placed; the
-   * house's is what the buyer paid above the supplier's price the keys were bought at.
+   * house's is what the buyer paid above the supplier's price the keys were bought at (a key from its
+   * shelf was paid for before: the house keeps all of its price).
    */
-  private async postSales(tx: Db, order: OrderRow, lines: OrderLineRow[], prices: Map<string, number>): Promise<void> {
+  private async postSales(tx: Db, order: OrderRow, lines: OrderLineRow[], prices: Map<string, number>, fromShelf: ReadonlyMap<string, number>): Promise<void> {
     for (const line of lines) {
-      const unitCommission = line.commissionCents ?? line.unitPriceCents - prices.get(line.id)!;
-      await this.deps.ledger.postSale(tx, {
-        orderId: order.id,
-        lineId: line.id,
-        sellerId: line.sellerId,
-        priceCents: line.unitPriceCents * line.quantity,
-        commissionCents: unitCommission * line.quantity,
-      });
+      const priceCents = line.unitPriceCents * line.quantity;
+      const commissionCents = line.commissionCents !== null ? line.commissionCents * line.quantity : priceCents - prices.get(line.id)! * (line.quantity - (fromShelf.get(line.id) ?? 0));
+      await this.deps.ledger.postSale(tx, { orderId: order.id, lineId: line.id, sellerId: line.sellerId, priceCents, commissionCents });
     }
+  }
+
+  /**
+   * Keys sealed for their rows (a seller's sold keys, the house's shelf keys), as the library stores
+   * them: numbered per line from its first position.
+   */
+  private sealedKeysForLines(order: OrderRow, lines: OrderLineRow[], keys: Array<{ id: string; lineId: string; serialEncrypted: string }>): DeliveredKey[] {
+    const byLine = new Map(lines.map((line) => [line.id, line]));
+    const positions = new Map<string, number>();
+    return [...keys]
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
+      .flatMap((key) => {
+        const line = byLine.get(key.lineId);
+        if (!line) return [];
+        const position = positions.get(line.id) ?? 0;
+        positions.set(line.id, position + 1);
+        return [{ orderId: order.id, lineId: line.id, position, gameId: line.gameId, userId: keyHolder(order), serial: this.deps.library.unseal(key.serialEncrypted, key.id), demo: false }];
+      });
   }
 
   /** Runs database work holding a purchase turn (when the app has a gate). */
@@ -434,21 +446,29 @@ const keyHolder = (order: OrderRow) => (order.gift ? null : order.userId);
 class OrderGone extends Error {}
 
 /** The supplier's keys matched to our lines by product, at most `quantity` per line, numbered per line. */
-function keysForLines(order: OrderRow, lines: OrderLineRow[], supplierKeys: SupplierKey[]): Array<DeliveredKey & { serial: string }> {
+/** The supplier's keys of the house's lines, after the positions their shelf keys (`fromShelf`, per line) take. */
+function keysForLines(order: OrderRow, lines: OrderLineRow[], supplierKeys: SupplierKey[], fromShelf: ReadonlyMap<string, number>): Array<DeliveredKey & { serial: string }> {
   const byProduct = new Map<string, SupplierKey[]>();
   for (const key of supplierKeys) {
     if (!key.serial.trim()) continue;
     byProduct.set(key.productId, [...(byProduct.get(key.productId) ?? []), key]);
   }
   return lines.flatMap((line) =>
-    (byProduct.get(line.supplierProductId) ?? []).slice(0, line.quantity).map((key, position) => ({
+    (byProduct.get(line.supplierProductId) ?? []).slice(0, line.quantity - (fromShelf.get(line.id) ?? 0)).map((key, position) => ({
       orderId: order.id,
       lineId: line.id,
-      position,
+      position: position + (fromShelf.get(line.id) ?? 0),
       gameId: line.gameId,
       userId: keyHolder(order),
       serial: key.serial,
       demo: key.demo,
     })),
   );
+}
+
+/** Keys per line. */
+function countByLine(keys: Array<{ lineId: string }>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key.lineId, (counts.get(key.lineId) ?? 0) + 1);
+  return counts;
 }

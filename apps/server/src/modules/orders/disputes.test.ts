@@ -101,6 +101,43 @@ describe('disputes and fraud warnings', () => {
     expect(figures.disputes).toBeGreaterThanOrEqual(1);
   });
 
+  it("puts the house's unrevealed key on its shelf, and delivers the next house order from it before the supplier", async () => {
+    const gameId = await t.gameWithStock(10, 7);
+    const { buyer, order, revealed } = await boughtTwoRevealedOne(gameId);
+    await t.app.orders.markDisputed(order._id, { reference: 'dp_house', feeCents: DISPUTE_FEE_CENTS });
+    await t.app.events.drain();
+    expect(await orderRow(order._id)).toEqual({ status: 'Disputed', delivery_status: 'Delivered' });
+    const shelf = () => queryRows<{ state: string; line_id: string | null; from_order_id: string }>(t.database.db, sql`select state, line_id, from_order_id from house_shelf where game_id = ${gameId}`);
+    // Only the key nobody saw is on the shelf; the revealed one stays in the buyer's library, never sold again.
+    expect(await shelf()).toEqual([{ state: 'shelved', line_id: null, from_order_id: order._id }]);
+    expect(await ledgerTotal()).toBe(0);
+    await liftCardBlock(order._id);
+    expect((await t.app.inject({ url: '/api/purchases', headers: buyer.headers })).statusCode).toBe(403);
+
+    // The next buyer of the house's offer gets it, and the supplier is not asked for a key.
+    const next = await t.buyer();
+    const { order: again } = await t.order(next, gameId, 1);
+    expect((await t.pay(next, again._id)).json()).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
+    const [purchase] = (await as<Purchase[]>(next, 'GET', '/api/purchases')).body;
+    const key = (await as<{ key: string }>(next, 'GET', `/api/purchases/${purchase!._id}/key`)).body.key;
+    expect(key).not.toBe(revealed);
+    const [line] = await queryRows<{ id: string; supplier_order_id: string | null }>(t.database.db, sql`select l.id, o.supplier_order_id from order_lines l join orders o on o.id = l.order_id where o.id = ${again._id}`);
+    expect(await shelf()).toEqual([{ state: 'sold', line_id: line!.id, from_order_id: order._id }]);
+    expect(line!.supplier_order_id).toBeNull();
+    // The house keeps the whole price of a key it had paid for before; the ledger still sums to zero.
+    const [commission] = await queryRows<{ cents: string }>(
+      t.database.db,
+      sql`select sum(l.amount_cents) as cents from ledger_lines l join ledger_entries e on e.id = l.entry_id where e.order_id = ${again._id} and l.account = 'commission'`,
+    );
+    expect(Number(commission!.cents)).toBe(Math.round(again.amount * 100));
+    expect(await ledgerTotal()).toBe(0);
+
+    // Refunded after its buyer revealed it, it is burnt: never sold again.
+    expect((await t.app.inject({ method: 'POST', url: `/api/admin/orders/${again._id}/refund`, headers: admin.headers, payload: { reason: 'test' } })).statusCode).toBe(200);
+    expect(await shelf()).toEqual([{ state: 'burnt', line_id: null, from_order_id: order._id }]);
+    expect(await ledgerTotal()).toBe(0);
+  });
+
   it('changes nothing more when a dispute arrives twice, and gives the money back once when it is won', async () => {
     const seller = await sellerWith(['TWICE-0001-AAAA', 'TWICE-0002-AAAA']);
     const { order } = await boughtTwoRevealedOne(seller.gameId);
@@ -139,6 +176,8 @@ describe('disputes and fraud warnings', () => {
     expect(await orderRow(order._id)).toMatchObject({ status: 'Refunded' });
     const outcomes = await queryRows<{ kind: string }>(t.database.db, sql`select kind from risk_outcomes where order_id = ${order._id} order by kind`);
     expect(outcomes.map((row) => row.kind)).toEqual(['early-fraud-warning', 'fraud-refund']);
+    // Its house key, never revealed, is on the house's shelf for the next buyer.
+    expect(await queryRows(t.database.db, sql`select state, from_order_id from house_shelf where game_id = ${gameId}`)).toEqual([{ state: 'shelved', from_order_id: order._id }]);
     expect((await t.app.inject({ url: '/api/purchases', headers: buyer.headers })).statusCode).toBe(403);
     expect(await ledgerTotal()).toBe(0);
     await liftCardBlock(order._id);

@@ -1,7 +1,7 @@
 // After the sale (issue 29): a card holder's dispute, its close, and an issuer's early fraud warning.
 // A dispute is not a refund: the card network has already taken the money, so nothing goes back through
 // the provider. In one transaction the order's unrevealed keys are taken back (a seller's goes back on
-// sale through the offers module, its seller told; a revealed key stays with its buyer and is never sold
+// sale through the offers module, its seller told, and the house's on its shelf; a revealed key stays with its buyer and is never sold
 // again), the ledger posts the chargeback and the network's fee, the order becomes Disputed, and the risk
 // desk notes the fraud and blocks the buyer's e-mail, card, address and browser; once committed, the
 // buyer's account is blocked (and its seller account suspended) by whoever listens. Every step is safe to
@@ -121,7 +121,8 @@ export class OrderDisputes {
   }
 
   /**
-   * Voids the order's keys nobody revealed and puts a seller's back on sale; an order still waiting for
+   * Voids the order's keys nobody revealed and puts a seller's back on sale and the house's on its
+   * shelf; an order still waiting for
    * keys gives back its reservations. Answers the stock moved, the keys that came back (`<line> <hash>`),
    * and the sellers' telling, for after the commit.
    */
@@ -136,15 +137,14 @@ export class OrderDisputes {
       await offers.keepBoughtHouseKeys(tx, open.map((line) => ({ ...line, quantity: held.get(line.id) ?? 0 })));
       stock = await offers.release(tx, open.map((line) => ({ ...line, quantity: line.quantity - (held.get(line.id) ?? 0) })));
     }
-    const sellerLines = lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID).map((line) => line.id);
-    const returned = await offers.returnDisputed(tx, sellerLines, unseen);
+    const returned = await offers.returnDisputed(tx, orderId, lines, voided);
     return { stock: [...stock, ...returned.stock], unseen, tell: returned.tell };
   }
 
   /**
    * The chargeback in the ledger: of what its sales took in, each seller line's keys that came back
-   * reverse their share of the sale; the rest (revealed keys, the house's keys bought from the supplier)
-   * is the store's fraud loss; the fee is the store's.
+   * reverse their share of the sale; the rest (revealed keys, the house's keys, which its shelf sells
+   * again at their full price) is the store's fraud loss; the fee is the store's.
    */
   private async postChargeback(tx: Db, orderId: string, lines: OrderLineRow[], unseen: Set<string>, feeCents: number): Promise<void> {
     const taken = await this.deps.ledger.salePricesLeft(tx, lines.map((line) => line.id));

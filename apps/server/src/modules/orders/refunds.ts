@@ -4,7 +4,7 @@
 // so that a repeat after a crash returns it once; then, in one transaction, the lines or the order
 // are marked, keys voided, stock reservations ended, and the buyer's mail written to the outbox.
 import type { FastifyBaseLogger } from 'fastify';
-import { adminMessages, HOUSE_SELLER_ID, orderMessages, REFUND_WINDOW_DAYS, type PaymentProviderName } from '@keystore/contract';
+import { adminMessages, orderMessages, REFUND_WINDOW_DAYS, type PaymentProviderName } from '@keystore/contract';
 import type { Database, Db } from '../../db/client.ts';
 import { recordAudit, type AuditActor } from '../../platform/audit.ts';
 import { Conflict, HttpError, NotFound } from '../../platform/errors.ts';
@@ -98,9 +98,9 @@ export class OrderRefunds {
         await this.deps.offers.keepBoughtHouseKeys(tx, open.map((line) => ({ ...line, quantity: held.get(line.id) ?? 0 })));
         returned = await this.deps.offers.release(tx, open.map((line) => ({ ...line, quantity: line.quantity - (held.get(line.id) ?? 0) })));
       }
-      // The sales posted at delivery are reversed; a seller's key nobody saw goes back on its shelf.
+      // The sales posted at delivery are reversed; a key nobody saw goes back on sale (a seller's) or on the house's shelf.
       await this.deps.ledger.postRefunds(tx, orderId, lines.map((line) => line.id));
-      returned = [...returned, ...(await this.restockUnrevealed(tx, lines, voided))];
+      returned = [...returned, ...(await this.deps.offers.returnUnrevealed(tx, orderId, lines, voided))];
       await transition(tx, { id: orderId }, {
         status: { from: ['Paid'], to: 'Refunded' },
         ...(current.deliveryStatus !== 'Delivered' && { delivery: { from: [current.deliveryStatus], to: 'Not delivered' as const } }),
@@ -129,17 +129,6 @@ export class OrderRefunds {
     this.deps.events.emit('order-refunded', { orderId, userId: refunded.row.userId, amountCents: left, currency: refunded.row.currency });
     this.deps.mailer.flush();
     return refunded.row;
-  }
-
-  /**
-   * The sold seller keys of these lines whose library copy was voided unrevealed go back on sale (a key
-   * someone may have seen is never sold again); answers the games shown anew.
-   */
-  private async restockUnrevealed(tx: Db, lines: OrderLineRow[], voided: Array<{ lineId: string; serialHash: string; revealed: boolean }>): Promise<GameStock[]> {
-    const sellerLines = lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID).map((line) => line.id);
-    if (sellerLines.length === 0) return [];
-    const unseen = new Set(voided.filter((key) => !key.revealed).map((key) => `${key.lineId} ${key.serialHash}`));
-    return this.deps.offers.returnUnrevealed(tx, sellerLines, unseen);
   }
 
   /**
