@@ -1,7 +1,7 @@
 // The blocklist: e-mails, cards, addresses and browsers whose orders are blocked, kept as keyed hashes
 // with a masked hint (identities.ts). An owner adds and removes entries; a dispute adds its buyer's.
 import { riskMessages as m, type BlocklistEntry, type BlocklistKind } from '@keystore/contract';
-import { desc, eq, inArray } from 'drizzle-orm';
+import { desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client.ts';
 import { recordAudit, type AuditActor } from '../../platform/audit.ts';
 import { Conflict, NotFound } from '../../platform/errors.ts';
@@ -83,10 +83,15 @@ export class Blocklist {
 
   /** Whether any of these identities is blocked. */
   async isBlocked(identities: RiskIdentities, db: Db = this.database.db): Promise<boolean> {
+    const [row] = await db.select({ blocked: this.blocks(identities) }).from(sql`(select 1) one`);
+    return row!.blocked;
+  }
+
+  /** Whether any of these identities is blocked, as a boolean SQL expression (to ask it within another statement). */
+  blocks(identities: RiskIdentities): SQL<boolean> {
     const hashes = identitiesOf(identities).flatMap((identity) => this.hasher.matching(identity));
-    if (hashes.length === 0) return false;
-    const [hit] = await db.select({ id: riskBlocklist.id }).from(riskBlocklist).where(inArray(riskBlocklist.valueHash, hashes)).limit(1);
-    return hit !== undefined;
+    if (hashes.length === 0) return sql<boolean>`false`;
+    return sql<boolean>`exists (select 1 from ${riskBlocklist} where ${inArray(riskBlocklist.valueHash, hashes)})`.mapWith(Boolean);
   }
 
   private insert(db: Db, identities: RiskIdentities, note: string, createdBy: string | null): Promise<BlocklistRow[]> {

@@ -1,6 +1,6 @@
 // Disposable e-mail domains: the bundled list (disposable-domains.ts) and the owner's additions.
 import type { DisposableDomains as DisposableDomainsAnswer } from '@keystore/contract';
-import { inArray, notInArray } from 'drizzle-orm';
+import { inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client.ts';
 import { recordAudit, type AuditActor } from '../../platform/audit.ts';
 import { BUNDLED_DISPOSABLE_DOMAINS, domainAndParents } from './disposable-domains.ts';
@@ -15,11 +15,21 @@ export class DisposableDomains {
 
   /** Whether mail at `domain` (or a domain it is under) goes to a throwaway inbox. */
   async isDisposable(domain: string, db: Db = this.database.db): Promise<boolean> {
+    const check = this.disposes(domain);
+    if (typeof check === 'boolean') return check;
+    const [row] = await db.select({ disposable: check }).from(sql`(select 1) one`);
+    return row!.disposable;
+  }
+
+  /**
+   * Whether mail at `domain` goes to a throwaway inbox: known at once from the bundled list, or a
+   * boolean SQL expression asking the owner's additions (to ask it within another statement).
+   */
+  disposes(domain: string): boolean | SQL<boolean> {
     const candidates = domainAndParents(domain.trim());
     if (candidates.length === 0) return false;
     if (candidates.some((candidate) => BUNDLED_DISPOSABLE_DOMAINS.has(candidate))) return true;
-    const [added] = await db.select({ domain: riskDisposableDomains.domain }).from(riskDisposableDomains).where(inArray(riskDisposableDomains.domain, candidates)).limit(1);
-    return added !== undefined;
+    return sql<boolean>`exists (select 1 from ${riskDisposableDomains} where ${inArray(riskDisposableDomains.domain, candidates)})`.mapWith(Boolean);
   }
 
   /** The bundled list's size and the owner's additions. */

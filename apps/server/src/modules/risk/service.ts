@@ -88,6 +88,15 @@ export class RiskService {
     return this.deps.database.db;
   }
 
+  /** Keeps the rule set in force in memory, told of every change on any instance. */
+  start(): Promise<void> {
+    return this.rules.start();
+  }
+
+  stop(): Promise<void> {
+    return this.rules.stop();
+  }
+
   /**
    * Assesses an order in `tx` (the payment's transaction) under the rule set in force and stores it
    * with the values it was made from. Once per order: a second call answers the stored assessment.
@@ -108,7 +117,7 @@ export class RiskService {
 
   /** Assesses these values under the rule set in force and stores the assessment, unless the order has one already (which stands). */
   private async store(tx: Db, orderId: string, signals: RiskSignals, identities: StoredIdentity[]): Promise<AssessmentRow> {
-    const ruleSet = await this.rules.current(tx);
+    const ruleSet = await this.rules.inForce(tx);
     const assessment = assess(ruleSet, signals);
     const [row] = await tx
       .insert(riskAssessments)
@@ -120,36 +129,37 @@ export class RiskService {
   }
 
   /**
-   * Notes what was observed of an order at checkout, in its placement's transaction: the buyer's facts
-   * with the identities' checks made now (disposable domain, blocklist, card-testing lockout), and the
-   * identities' keyed hashes for a later block. The payment adds the card's facts (screen).
+   * Notes what was observed of an order at checkout, in its placement's transaction, in one statement:
+   * the buyer's facts with the identities' checks made now (disposable domain, blocklist), and the
+   * identities' keyed hashes for a later block. The caller refused a card-testing lockout just before
+   * (cardTesting.refuseIfLockedOut), so none is noted. The payment adds the card's facts (screen).
    */
   async prepare(tx: Db, orderId: string, facts: CheckoutFacts, identities: RiskIdentities): Promise<void> {
     const emailDomain = domainOf(identities.email);
-    const signals: CheckoutSignals = {
-      ...facts,
-      emailDomain,
-      disposableEmail: await this.disposable.isDisposable(emailDomain, tx),
-      blocklisted: await this.blocklist.isBlocked(identities, tx),
-      cardTesting: await this.cardTesting.lockedOut(identities, tx),
-    };
-    await tx.insert(riskCheckouts).values({ orderId, signals, identities: this.blocklist.storedOf(identities) }).onConflictDoNothing();
+    const known: Omit<CheckoutSignals, 'disposableEmail' | 'blocklisted'> = { ...facts, emailDomain, cardTesting: false };
+    const checks = sql`jsonb_build_object('disposableEmail', (${this.disposable.disposes(emailDomain)})::boolean, 'blocklisted', (${this.blocklist.blocks(identities)})::boolean)`;
+    await tx.execute(sql`insert into ${riskCheckouts} (order_id, signals, identities)
+      values (${orderId}, ${JSON.stringify(known)}::jsonb || ${checks}, ${JSON.stringify(this.blocklist.storedOf(identities))}::jsonb)
+      on conflict do nothing`);
   }
 
   /**
    * Assesses an order's payment in `tx` (the payment's transaction), from its checkout's facts and what
-   * the card tells, under the rule set in force, and stores the assessment. Once per order: a payment
-   * reported again answers the stored one. Undefined for an order placed before the risk desk (no checkout facts).
+   * the card tells, under the rule set in force, and stores the assessment: one read, one write. Once
+   * per order: a payment reported again answers the stored one. Undefined for an order placed before
+   * the risk desk (no checkout facts).
    */
   async screen(tx: Db, orderId: string, card: CardScreening): Promise<AssessmentRow | undefined> {
-    const [checkout] = await tx.select().from(riskCheckouts).where(eq(riskCheckouts.orderId, orderId));
+    const [checkout] = await tx
+      .select({ signals: riskCheckouts.signals, identities: riskCheckouts.identities, cardBlocked: this.blocklist.blocks({ card: card.fingerprint }) })
+      .from(riskCheckouts)
+      .where(eq(riskCheckouts.orderId, orderId));
     if (!checkout) return undefined;
-    const cardBlocked = card.fingerprint ? await this.blocklist.isBlocked({ card: card.fingerprint }, tx) : false;
     const signals: RiskSignals = {
       ...checkout.signals,
       providerRisk: card.providerRisk,
       threeDSecure: card.threeDSecure,
-      blocklisted: checkout.signals.blocklisted || cardBlocked,
+      blocklisted: checkout.signals.blocklisted || checkout.cardBlocked,
     };
     return this.store(tx, orderId, signals, [...checkout.identities, ...this.blocklist.storedOf({ card: card.fingerprint })]);
   }
