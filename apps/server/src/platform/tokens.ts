@@ -1,5 +1,5 @@
 // Random secrets sent by e-mail, and the hashes kept of them instead.
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /** `length` random decimal digits, each equally likely (crypto.randomInt, no modulo bias). */
 export function randomDigits(length: number): string {
@@ -25,7 +25,8 @@ export function sha256(secret: string): string {
  * first (the current key) is what is stored, the others (previous keys) are still accepted.
  */
 export function keyedHasher(keys: readonly string[], purpose: string): (secret: string) => string[] {
-  const derived = keys.map((key) => createHmac('sha256', key).update(`keystore:${purpose}`).digest());
+  // Key objects made once: an HMAC keyed with a buffer makes one on every call (five times the cost).
+  const derived = keys.map((key) => createSecretKey(createHmac('sha256', key).update(`keystore:${purpose}`).digest()));
   return (secret) => derived.map((key) => createHmac('sha256', key).update(secret).digest('hex'));
 }
 

@@ -13,6 +13,8 @@ export interface Account {
   userId: string;
   sessionId: string;
   role: Role;
+  /** The account's e-mail as the request found it (the risk desk's checkout identity). */
+  email: string;
 }
 
 export type AuthHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -67,7 +69,7 @@ export function registerAuthentication(app: FastifyInstance, sessions: SessionSe
     const holder = await sessions.holderOf(claims);
     if (holder?.blockedAt) throw new Forbidden(adminMessages.accountBlocked);
     if (!holder?.open) throw new Unauthorized(accountMessages.sessionExpired);
-    return { userId: claims.userId, sessionId: claims.sessionId, role: holder.role };
+    return { userId: claims.userId, sessionId: claims.sessionId, role: holder.role, email: holder.email };
   };
 
   const authenticateTicket = async (request: FastifyRequest, ticket: string): Promise<void> => {

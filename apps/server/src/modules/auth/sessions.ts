@@ -35,6 +35,7 @@ const sessionHolder = preparedOnce((db) =>
   db
     .select({
       role: userFacts.role,
+      email: userFacts.email,
       blockedAt: userFacts.blockedAt,
       open: sql<boolean>`${sessions.id} is not null`,
     })
@@ -175,7 +176,7 @@ export class SessionService {
    * The user a session belongs to (undefined once the account is gone), and whether the session is
    * still open: not ended, not expired.
    */
-  async holderOf(claims: SessionClaims): Promise<{ role: Role; blockedAt: Date | null; open: boolean } | undefined> {
+  async holderOf(claims: SessionClaims): Promise<{ role: Role; email: string; blockedAt: Date | null; open: boolean } | undefined> {
     const [holder] = await sessionHolder(this.database.db).execute({ sessionId: claims.sessionId, userId: claims.userId });
     return holder;
   }

@@ -8,7 +8,7 @@
 // encryption key is current (a rotation would change every hash), but kept in `vault_keys`, wrapped
 // (encrypted) under the encryption keys like a serial, and re-wrapped when keys are re-encrypted.
 // Its value is the one stores have always hashed with: HKDF of the encryption key of the time.
-import { createHmac, hkdfSync } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, type KeyObject } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import { KeyRing, UndecryptableText } from '../../platform/key-ring.ts';
 import { insertVaultKey, replaceVaultKey, sampleKey, vaultKey } from './store.ts';
@@ -18,10 +18,13 @@ const SERIAL_HASH = 'serial-hash';
 export class KeyVault {
   readonly ring: KeyRing;
   private readonly hashKey: Buffer;
+  /** The same key made once for HMAC: keyed with a buffer, an HMAC makes a key object on every call. */
+  private readonly hashKeyObject: KeyObject;
 
   private constructor(ring: KeyRing, hashKey: Buffer) {
     this.ring = ring;
     this.hashKey = hashKey;
+    this.hashKeyObject = createSecretKey(hashKey);
   }
 
   /**
@@ -61,7 +64,7 @@ export class KeyVault {
 
   /** The same serial always gives the same hash; nobody without the key can test a guess against it. */
   serialHash(serial: string): string {
-    return serialHashUnder(this.hashKey, serial);
+    return serialHashUnder(this.hashKeyObject, serial);
   }
 
   /** Wraps the serial-hash key under the current encryption key if it is not already; answers whether it did. */
@@ -72,7 +75,7 @@ export class KeyVault {
   }
 }
 
-function serialHashUnder(hashKey: Buffer, serial: string): string {
+function serialHashUnder(hashKey: Buffer | KeyObject, serial: string): string {
   return createHmac('sha256', hashKey).update(serial.trim()).digest('base64url');
 }
 

@@ -55,7 +55,7 @@ export interface PaymentStatesDeps {
   /** Where a lapsed order's keys are taken again, and a closed one's go back (decision 031). */
   offers: OffersService;
   /** Assesses each payment before the keys go out, and records the decision on an order held for review (issue 29). */
-  risk: Pick<RiskService, 'screen' | 'decide' | 'assessmentsOf'>;
+  risk: Pick<RiskService, 'judge' | 'screen' | 'decide' | 'assessmentsOf'>;
 }
 
 /** A card that tells nothing: normal risk, no 3-D Secure, no fingerprint. */
@@ -157,16 +157,25 @@ export class PaymentStates implements Pick<PaymentOutcomes, 'markPaid' | 'markDe
    */
   async payAwaiting(orderId: string, payer: { userId: string | undefined; provider: PaymentProviderName }, payment: Omit<PaymentReport, 'amount'> = {}): Promise<PaymentOutcome | undefined> {
     const which = { id: orderId, payableBy: { ...payer, at: new Date() } };
-    // Assessed and moved in one transaction: when the order is not the payer's to pay, nothing of it stays.
+    // The risk desk judges first (issue 29), in one read (429 for a payer locked out for card testing).
+    const judged = await this.deps.risk.judge(this.db, orderId, payment.card ?? PLAIN_CARD, payment.payer);
+    if (!judged || judged.assessment.decision === 'accept') {
+      // The usual case: paid in one statement, the assessment kept in it only when the order moved (so
+      // nobody but its payer leaves one). No assessment: an order placed before the risk desk, paid as before.
+      const [paidOrder] = await transition(this.db, which, { ...paidMove(payment), status: { from: ['Awaiting payment'], to: 'Paid' }, withMove: judged?.keptWithMove });
+      if (!paidOrder) return undefined;
+      return this.afterPayment(orderId, paidOrder, payment);
+    }
+    // Held or refused: the assessment and the move in one transaction; when the order is not the payer's to pay, nothing of it stays.
     const step = await this.db
       .transaction(async (tx) => {
-        const assessment = await this.deps.risk.screen(tx, orderId, payment.card ?? PLAIN_CARD);
-        if (assessment && assessment.decision !== 'accept') {
+        const assessment = await judged.keep(tx);
+        if (assessment.decision !== 'accept') {
           const held = await this.holdOrRefuse(tx, which, assessment, payment);
           if (!held) throw new NotMoved();
           return { held, assessment };
         }
-        // (No assessment: an order placed before the risk desk, paid as before.)
+        // Accepted after all: another payment of it was assessed first, and that assessment stands.
         const [paidOrder] = await transition(tx, which, { ...paidMove(payment), status: { from: ['Awaiting payment'], to: 'Paid' } });
         if (!paidOrder) throw new NotMoved();
         return { paidOrder };

@@ -112,7 +112,15 @@ describe('orders held for review', () => {
   });
 
   it('accepts an ordinary payment at once, and holds a buyer who wants more than 2 copies of a title', async () => {
-    expect((await paid({ cardNumber: TEST_CARDS.pays })).answer.json<TestPaymentAnswer>().status).toBe('Paid');
+    // Someone else's attempt to pay an order leaves no assessment on it; its buyer's payment is assessed and accepted.
+    const buyer = await t.buyer();
+    gameIndex += 1;
+    const { order } = await t.order(buyer, await t.gameWithStock(10, gameIndex), 1);
+    const stranger = await t.buyer();
+    expect((await t.pay(stranger, order._id, { cardNumber: RISK_TEST_CARDS.highestRisk })).statusCode).toBe(404);
+    expect((await t.pay(buyer, order._id, { cardNumber: TEST_CARDS.pays })).json<TestPaymentAnswer>().status).toBe('Paid');
+    const detail = (await t.app.inject({ url: `/api/admin/orders/${order._id}`, headers: admin.headers })).json<AdminOrder>();
+    expect(detail.risk).toMatchObject({ decision: 'accept', score: 0 });
     const many = await paid({ cardNumber: TEST_CARDS.pays }, 3);
     expect(many.answer.json<TestPaymentAnswer>().status).toBe('In review');
     expect((await queue()).find((entry) => entry.orderId === many.order._id)?.facts.map((fact) => fact.note)).toEqual(['3 copies of one title in this order or in 30 days']);

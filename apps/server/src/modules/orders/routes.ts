@@ -69,7 +69,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
       const email = request.body.email;
       if (!request.account && email === undefined) throw new Unauthorized(accountMessages.authRequired);
       const browser = browserOf(request);
-      const placer = request.account ? { userId: request.account.userId, address, browser } : { email: email!, address, browser };
+      const placer = request.account ? { userId: request.account.userId, accountEmail: request.account.email, address, browser } : { email: email!, address, browser };
       return reply.code(201).send(await orders.create(placer, request.body.items, request.headers['idempotency-key'], request.body.gift));
     },
   );

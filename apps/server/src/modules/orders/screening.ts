@@ -3,13 +3,11 @@
 // sign-ins (the users and auth modules' published views), and whether a line's seller is the buyer or
 // signs in from the buyer's address or browser. The risk desk adds what it knows of the identities, and the
 // payment what the card tells.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { RISK_SIGNAL_LIMITS as limits } from '@keystore/contract';
-import { queryRows, type Db } from '../../db/client.ts';
 import { knownAddresses, knownBrowsers, untrustedSignIns } from '../auth/ports.ts';
 import { sellerFacts } from '../sellers/ports.ts';
 import { userFacts } from '../users/ports.ts';
-import type { CheckoutFacts } from '../risk/ports.ts';
 import { orderLines, orders } from './schema.ts';
 import type { Buyer } from './store.ts';
 
@@ -17,40 +15,29 @@ import type { Buyer } from './store.ts';
 const BOUGHT = sql.raw(`('Paid', 'In review', 'Refunded')`);
 
 /**
- * The checkout facts of order `orderId` (inserted already, in `tx`) for its buyer: an account, or a
- * guest's e-mail (whose orders are those placed with that e-mail, signed in or not).
+ * The checkout facts of order `orderId` (inserted already, in the caller's transaction) for its buyer:
+ * an account, or a guest's e-mail (whose orders are those placed with that e-mail, signed in or not).
+ * A query of one row whose `facts` column is the CheckoutFacts as JSON: the risk desk notes them in
+ * the statement that asks it (risk.prepare), so checkout costs the purchase one statement.
  */
-export async function checkoutFacts(tx: Db, orderId: string, buyer: Buyer, address: string, browser: string | undefined, totalCents: number): Promise<{ facts: CheckoutFacts; email: string | null }> {
+export function checkoutFacts(orderId: string, buyer: Buyer, address: string, browser: string | undefined, totalCents: number): SQL {
   const mine = buyer.userId !== undefined ? sql`o.user_id = ${buyer.userId}` : sql`o.email = ${buyer.email} and o.user_id is null`;
-  const [row] = await queryRows<{ email: string | null; paid_24h: number; copies: number; age_hours: number | null; untrusted: boolean; loyal: number; cash_out: boolean }>(
-    tx,
-    sql`with mine as (select o.id, o.status, o.paid_at from ${orders} o where ${mine})
-        select
-          coalesce(${buyer.email ?? null}::text, (select u.email from ${userFacts} u where u.id = ${buyer.userId ?? null})) as email,
-          (select count(*) from mine where status in ${BOUGHT} and paid_at > now() - interval '24 hours')::int + 1 as paid_24h,
-          (select coalesce(max(copies), 0) from (
-             select l.game_id, sum(l.quantity) as copies from ${orderLines} l join mine on mine.id = l.order_id
-             where mine.id = ${orderId} or (mine.status in ('Paid', 'In review') and mine.paid_at > now() - interval '30 days')
-             group by l.game_id) per_title)::int as copies,
-          (select extract(epoch from now() - u.created_at) / 3600 from ${userFacts} u where u.id = ${buyer.userId ?? null})::float8 as age_hours,
-          exists (select 1 from ${untrustedSignIns} s where s.user_id = ${buyer.userId ?? null} and s.at > now() - interval '72 hours') as untrusted,
-          (select count(*) from mine where status = 'Paid' and paid_at < now() - ${limits.loyalAfterDays}::int * interval '1 day')::int as loyal,
-          exists (
-            select 1 from ${orderLines} l join ${sellerFacts} s on s.id = l.seller_id
-            where l.order_id = ${orderId} and s.user_id is not null
-              and (s.user_id = ${buyer.userId ?? null}
-                   or exists (select 1 from ${knownAddresses} a where a.user_id = s.user_id and a.ip = ${address})
-                   or exists (select 1 from ${knownBrowsers} b where b.user_id = s.user_id and b.browser = ${browser ?? null}))
-          ) as cash_out`,
-  );
-  const facts = {
-    paidOrders24h: row!.paid_24h,
-    maxCopiesOfTitle: row!.copies,
-    buyerAgeHours: row!.age_hours === null ? null : Math.max(0, row!.age_hours),
-    totalCents,
-    untrustedSignIn: row!.untrusted,
-    sellerCashOut: row!.cash_out,
-    undisputedOldOrders: row!.loyal,
-  };
-  return { facts, email: row!.email };
+  return sql`with mine as (select o.id, o.status, o.paid_at from ${orders} o where ${mine})
+    select jsonb_build_object(
+      'paidOrders24h', (select count(*) from mine where status in ${BOUGHT} and paid_at > now() - interval '24 hours')::int + 1,
+      'maxCopiesOfTitle', (select coalesce(max(copies), 0) from (
+         select l.game_id, sum(l.quantity) as copies from ${orderLines} l join mine on mine.id = l.order_id
+         where mine.id = ${orderId} or (mine.status in ('Paid', 'In review') and mine.paid_at > now() - interval '30 days')
+         group by l.game_id) per_title)::int,
+      'buyerAgeHours', (select greatest(0, extract(epoch from now() - u.created_at) / 3600) from ${userFacts} u where u.id = ${buyer.userId ?? null})::float8,
+      'totalCents', ${totalCents}::int,
+      'untrustedSignIn', exists (select 1 from ${untrustedSignIns} s where s.user_id = ${buyer.userId ?? null} and s.at > now() - interval '72 hours'),
+      'undisputedOldOrders', (select count(*) from mine where status = 'Paid' and paid_at < now() - ${limits.loyalAfterDays}::int * interval '1 day')::int,
+      'sellerCashOut', exists (
+        select 1 from ${orderLines} l join ${sellerFacts} s on s.id = l.seller_id
+        where l.order_id = ${orderId} and s.user_id is not null
+          and (s.user_id = ${buyer.userId ?? null}
+               or exists (select 1 from ${knownAddresses} a where a.user_id = s.user_id and a.ip = ${address})
+               or exists (select 1 from ${knownBrowsers} b where b.user_id = s.user_id and b.browser = ${browser ?? null})))
+    ) as facts`;
 }

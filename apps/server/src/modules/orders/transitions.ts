@@ -73,6 +73,11 @@ export interface Move {
   reason?: string | null;
   /** Other columns written with the move (times, references): values, or SQL. */
   set?: Partial<Record<keyof typeof orders.$inferInsert, unknown>>;
+  /**
+   * Another module's write that belongs to the move (the risk desk's assessment of a payment): a
+   * data-modifying statement run in the move's own statement, which may read the CTE `moved`.
+   */
+  withMove?: SQL | undefined;
 }
 
 /** The actor of a provider's report: the order's own provider. */
@@ -167,7 +172,7 @@ export async function transition(db: Db, which: Which, move: Move): Promise<Move
           select moved.id, 'status', from_status, to_status, ${actor}, ${reason} from moved where from_status <> to_status
           union all
           select moved.id, 'delivery', from_delivery, to_delivery, ${actor}, ${reason} from moved where from_delivery <> to_delivery
-        )
+        )${move.withMove ? sql`, with_move as (${move.withMove})` : sql``}
         select * from moved`,
   );
   return rows.map((row) => ({

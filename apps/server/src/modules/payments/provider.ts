@@ -6,7 +6,7 @@
 // `PaymentOutcomes` (markPaid, markDeclined, markExpired), which does the state change, the stock
 // and the keys, and is safe to call any number of times for the same order.
 import type { DeliveryStatus, OrderStatus, PaymentProviderName } from '@keystore/contract';
-import type { CardScreening } from '../risk/ports.ts';
+import type { CardScreening, RiskIdentities } from '../risk/ports.ts';
 
 /** An order as a provider needs it to open a checkout. Money in euro cents. */
 export interface PayableOrder {
@@ -103,6 +103,8 @@ export interface PaymentReport {
   onCommitted?: () => void;
   /** What the card tells the risk desk (issue 29); without it the payment is assessed as a normal-risk card. */
   card?: CardScreening | undefined;
+  /** Who pays at the store's own card form (address, browser): refused with 429 while locked out for card testing. */
+  payer?: RiskIdentities | undefined;
   /** The money is only authorised with this provider (Stripe's manual capture): captured once the risk desk accepts the order. */
   authorisedWith?: PaymentProviderName | undefined;
 }

@@ -2,7 +2,7 @@
 // 10 minutes for one e-mail, address or browser locks that identity out for 24 hours: its new orders
 // and payments answer 429. Counted in the database, so every instance on it counts the same declines.
 import { CARD_TESTING, riskMessages as m } from '@keystore/contract';
-import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client.ts';
 import { TooManyRequests } from '../../platform/errors.ts';
 import { identitiesOf, type Identity, type IdentityHasher, type RiskIdentities } from './identities.ts';
@@ -30,24 +30,29 @@ export class CardTesting {
 
   /** Whether any of these identities is locked out now. */
   async lockedOut(identities: RiskIdentities, db: Db = this.database.db): Promise<boolean> {
-    return (await this.lockoutEnd(identities, db)) !== null;
+    return (await this.lockoutLeft(identities, db)) !== null;
   }
 
   /** Throws 429 with `Retry-After` while any of these identities is locked out (before an order or a payment). */
   async refuseIfLockedOut(identities: RiskIdentities): Promise<void> {
-    const end = await this.lockoutEnd(identities);
-    if (end) throw new TooManyRequests(m.cardTestingLockout, (end.getTime() - Date.now()) / 1000);
+    refuseLockout(await this.lockoutLeft(identities));
   }
 
-  /** When the latest lockout of these identities ends, or null when none is locked out. */
-  private async lockoutEnd(identities: RiskIdentities, db: Db = this.database.db): Promise<Date | null> {
+  /** Seconds until the latest lockout of these identities ends, or null when none is locked out. */
+  private async lockoutLeft(identities: RiskIdentities, db: Db = this.database.db): Promise<number | null> {
+    const [row] = await db.select({ left: this.secondsLeft(identities) }).from(sql`(select 1) one`);
+    return row!.left;
+  }
+
+  /**
+   * The seconds until the latest lockout of these identities ends (null when none is locked out), as an
+   * SQL expression, to ask it within another statement.
+   */
+  secondsLeft(identities: RiskIdentities): SQL<number | null> {
     const hashes = identitiesOf(identities).map((identity) => this.hasher.stored(identity));
-    if (hashes.length === 0) return null;
-    const [row] = await db
-      .select({ end: sql<Date | null>`max(${riskDecliningIdentities.lockedUntil})`.mapWith(riskDecliningIdentities.lockedUntil) })
-      .from(riskDecliningIdentities)
-      .where(and(inArray(riskDecliningIdentities.identityHash, hashes), gt(riskDecliningIdentities.lockedUntil, sql`now()`)));
-    return row?.end ?? null;
+    if (hashes.length === 0) return sql<null>`null::float8`;
+    return sql<number | null>`(select extract(epoch from max(${riskDecliningIdentities.lockedUntil}) - now())::float8 from ${riskDecliningIdentities}
+      where ${and(inArray(riskDecliningIdentities.identityHash, hashes), gt(riskDecliningIdentities.lockedUntil, sql`now()`))})`;
   }
 
   /**
@@ -69,4 +74,9 @@ export class CardTesting {
       return true;
     });
   }
+}
+
+/** Throws 429 with `Retry-After` for a lockout with `secondsLeft` (secondsLeft); nothing for null. */
+export function refuseLockout(secondsLeft: number | null): void {
+  if (secondsLeft !== null) throw new TooManyRequests(m.cardTestingLockout, secondsLeft);
 }

@@ -14,11 +14,11 @@ import {
   type RiskSignals,
   type RiskVerdict,
 } from '@keystore/contract';
-import { and, count, eq, exists, gt, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
-import type { Database, Db } from '../../db/client.ts';
+import { and, count, eq, exists, gt, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Database, type Db } from '../../db/client.ts';
 import { assess } from './assess.ts';
 import { Blocklist, type StoredIdentity } from './blocklist.ts';
-import { CardTesting } from './card-testing.ts';
+import { CardTesting, refuseLockout } from './card-testing.ts';
 import { DisposableDomains } from './disposable.ts';
 import { domainOf, IdentityHasher, type RiskIdentities } from './identities.ts';
 import { RiskRuleSets } from './rule-sets.ts';
@@ -39,6 +39,18 @@ export interface CardScreening {
   fingerprint?: string | undefined;
   providerRisk: RiskSignals['providerRisk'];
   threeDSecure: boolean;
+}
+
+/** A payment judged (RiskService.judge): its assessment, and how to store it (once per order; a stored one is answered as it is). */
+export interface Judgement {
+  assessment: Pick<AssessmentRow, 'decision' | 'score' | 'cancelRecommended'>;
+  keep(db: Db): Promise<AssessmentRow>;
+  /**
+   * The assessment's insert, to run inside another module's statement that moves the order: a
+   * data-modifying CTE that stores it only when that statement's CTE `moved` has a row (so nobody
+   * but the order's payer leaves one). Undefined when it is stored already.
+   */
+  keptWithMove: SQL | undefined;
 }
 
 export interface RiskDeps {
@@ -112,56 +124,87 @@ export class RiskService {
       blocklisted: await this.blocklist.isBlocked(identities, tx),
       cardTesting: await this.cardTesting.lockedOut(identities, tx),
     };
-    return this.store(tx, orderId, signals, this.blocklist.storedOf(identities));
+    return this.assessAndStore(tx, orderId, signals, this.blocklist.storedOf(identities));
   }
 
   /** Assesses these values under the rule set in force and stores the assessment, unless the order has one already (which stands). */
-  private async store(tx: Db, orderId: string, signals: RiskSignals, identities: StoredIdentity[]): Promise<AssessmentRow> {
-    const ruleSet = await this.rules.inForce(tx);
-    const assessment = assess(ruleSet, signals);
-    const [row] = await tx
+  private async assessAndStore(tx: Db, orderId: string, signals: RiskSignals, identities: StoredIdentity[]): Promise<AssessmentRow> {
+    return this.store(tx, orderId, assess(await this.rules.inForce(tx), signals), signals, identities);
+  }
+
+  /** Stores an assessment, unless the order has one already (which stands, and is answered). */
+  private async store(db: Db, orderId: string, assessment: RiskAssessment, signals: RiskSignals, identities: StoredIdentity[]): Promise<AssessmentRow> {
+    const [row] = await db
       .insert(riskAssessments)
       .values({ orderId, ...assessment, signals, identities })
       .onConflictDoNothing({ target: riskAssessments.orderId })
       .returning();
     // Assessed meanwhile by another instance: its assessment stands.
-    return row ?? (await this.assessmentOf(orderId, tx))!;
+    return row ?? (await this.assessmentOf(orderId, db))!;
   }
 
   /**
    * Notes what was observed of an order at checkout, in its placement's transaction, in one statement:
-   * the buyer's facts with the identities' checks made now (disposable domain, blocklist), and the
-   * identities' keyed hashes for a later block. The caller refused a card-testing lockout just before
-   * (cardTesting.refuseIfLockedOut), so none is noted. The payment adds the card's facts (screen).
+   * the buyer's facts (`facts`: the orders module's query of one row, its `facts` column the
+   * CheckoutFacts as JSON) with the identities' checks made now (disposable domain, blocklist), and
+   * the identities' keyed hashes for a later block. An identity locked out for card testing gets 429
+   * (the placement rolls back). The payment adds the card's facts (judge).
    */
-  async prepare(tx: Db, orderId: string, facts: CheckoutFacts, identities: RiskIdentities): Promise<void> {
+  async prepare(tx: Db, orderId: string, facts: SQL, identities: RiskIdentities): Promise<void> {
     const emailDomain = domainOf(identities.email);
-    const known: Omit<CheckoutSignals, 'disposableEmail' | 'blocklisted'> = { ...facts, emailDomain, cardTesting: false };
-    const checks = sql`jsonb_build_object('disposableEmail', (${this.disposable.disposes(emailDomain)})::boolean, 'blocklisted', (${this.blocklist.blocks(identities)})::boolean)`;
-    await tx.execute(sql`insert into ${riskCheckouts} (order_id, signals, identities)
-      values (${orderId}, ${JSON.stringify(known)}::jsonb || ${checks}, ${JSON.stringify(this.blocklist.storedOf(identities))}::jsonb)
-      on conflict do nothing`);
+    const checks = sql`jsonb_build_object('emailDomain', ${emailDomain}::text, 'cardTesting', false,
+      'disposableEmail', (${this.disposable.disposes(emailDomain)})::boolean, 'blocklisted', (${this.blocklist.blocks(identities)})::boolean)`;
+    const [row] = await queryRows<{ left: number | null }>(
+      tx,
+      sql`with observed as (${facts}),
+          noted as (
+            insert into ${riskCheckouts} (order_id, signals, identities)
+            select ${orderId}, observed.facts || ${checks}, ${JSON.stringify(this.blocklist.storedOf(identities))}::jsonb from observed
+            on conflict do nothing)
+          select ${this.cardTesting.secondsLeft(identities)} as left`,
+    );
+    refuseLockout(row!.left);
   }
 
   /**
-   * Assesses an order's payment in `tx` (the payment's transaction), from its checkout's facts and what
-   * the card tells, under the rule set in force, and stores the assessment: one read, one write. Once
-   * per order: a payment reported again answers the stored one. Undefined for an order placed before
-   * the risk desk (no checkout facts).
+   * Judges an order's payment from its checkout's facts and what the card tells, under the rule set in
+   * force, in one read: the assessment to keep (or the one kept already, for a payment reported again).
+   * Throws 429 while the payer's address or browser (`payer`) is locked out for card testing. Undefined
+   * for an order placed before the risk desk (no checkout facts). Nothing is written: `keep` stores it.
    */
-  async screen(tx: Db, orderId: string, card: CardScreening): Promise<AssessmentRow | undefined> {
-    const [checkout] = await tx
-      .select({ signals: riskCheckouts.signals, identities: riskCheckouts.identities, cardBlocked: this.blocklist.blocks({ card: card.fingerprint }) })
-      .from(riskCheckouts)
-      .where(eq(riskCheckouts.orderId, orderId));
-    if (!checkout) return undefined;
+  async judge(db: Db, orderId: string, card: CardScreening, payer: RiskIdentities = {}): Promise<Judgement | undefined> {
+    const [row] = await queryRows<{ signals: CheckoutSignals | null; identities: StoredIdentity[] | null; card_blocked: boolean; assessed: boolean; left: number | null }>(
+      db,
+      sql`select c.signals, c.identities, (${this.blocklist.blocks({ card: card.fingerprint })})::boolean as card_blocked,
+            exists (select 1 from ${riskAssessments} a where a.order_id = ${orderId}) as assessed,
+            ${this.cardTesting.secondsLeft(payer)} as left
+          from (select 1) one left join ${riskCheckouts} c on c.order_id = ${orderId}`,
+    );
+    refuseLockout(row!.left);
+    if (!row!.signals || !row!.identities) return undefined;
+    if (row!.assessed) {
+      const stored = await this.assessmentOf(orderId, db);
+      if (stored) return { assessment: stored, keep: () => Promise.resolve(stored), keptWithMove: undefined };
+    }
     const signals: RiskSignals = {
-      ...checkout.signals,
+      ...row!.signals,
       providerRisk: card.providerRisk,
       threeDSecure: card.threeDSecure,
-      blocklisted: checkout.signals.blocklisted || checkout.cardBlocked,
+      blocklisted: row!.signals.blocklisted || row!.card_blocked,
     };
-    return this.store(tx, orderId, signals, [...checkout.identities, ...this.blocklist.storedOf({ card: card.fingerprint })]);
+    const assessment = assess(await this.rules.inForce(db), signals);
+    const identities = [...row!.identities, ...this.blocklist.storedOf({ card: card.fingerprint })];
+    const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+    const keptWithMove = sql`insert into ${riskAssessments} (order_id, rules_version, score, decision, cancel_recommended, facts, signals, identities)
+      select ${orderId}, ${assessment.rulesVersion}::int, ${assessment.score}::int, ${assessment.decision}::text, ${assessment.cancelRecommended}::boolean,
+             ${json(assessment.facts)}, ${json(signals)}, ${json(identities)}
+      where exists (select 1 from moved) on conflict (order_id) do nothing`;
+    return { assessment, keep: (into) => this.store(into, orderId, assessment, signals, identities), keptWithMove };
+  }
+
+  /** A payment judged and its assessment stored, in `tx` (judge, then keep). */
+  async screen(tx: Db, orderId: string, card: CardScreening): Promise<AssessmentRow | undefined> {
+    return (await this.judge(tx, orderId, card))?.keep(tx);
   }
 
   /**
