@@ -194,11 +194,14 @@ export class RiskService {
     };
     const assessment = assess(await this.rules.inForce(db), signals);
     const identities = [...row!.identities, ...this.blocklist.storedOf({ card: card.fingerprint })];
-    const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+    // The checkout's signals and identities are in the database already: only what the card added is sent.
+    const cardSignals = { providerRisk: signals.providerRisk, threeDSecure: signals.threeDSecure, blocklisted: signals.blocklisted };
     const keptWithMove = sql`insert into ${riskAssessments} (order_id, rules_version, score, decision, cancel_recommended, facts, signals, identities)
-      select ${orderId}, ${assessment.rulesVersion}::int, ${assessment.score}::int, ${assessment.decision}::text, ${assessment.cancelRecommended}::boolean,
-             ${json(assessment.facts)}, ${json(signals)}, ${json(identities)}
-      where exists (select 1 from moved) on conflict (order_id) do nothing`;
+      select c.order_id, ${assessment.rulesVersion}::int, ${assessment.score}::int, ${assessment.decision}::text, ${assessment.cancelRecommended}::boolean,
+             ${JSON.stringify(assessment.facts)}::jsonb, c.signals || ${JSON.stringify(cardSignals)}::jsonb,
+             c.identities || ${JSON.stringify(this.blocklist.storedOf({ card: card.fingerprint }))}::jsonb
+      from ${riskCheckouts} c where c.order_id = ${orderId} and exists (select 1 from moved)
+      on conflict (order_id) do nothing`;
     return { assessment, keep: (into) => this.store(into, orderId, assessment, signals, identities), keptWithMove };
   }
 
