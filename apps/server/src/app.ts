@@ -199,6 +199,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // preClose, not onClose: an open event stream would keep the HTTP server from closing.
   app.addHook('preClose', () => notifications.streams.stop());
   app.addHook('onReady', () => risk.start());
+  app.addHook('onReady', () => offers.shelved.start());
+  app.addHook('onClose', () => offers.shelved.stop());
   app.addHook('onClose', () => risk.stop());
   app.addHook('onReady', () => library.start());
   // A store before the `images` table kept uploads in DATA_DIR: they move into the database once.

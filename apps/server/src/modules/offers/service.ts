@@ -33,7 +33,7 @@ import { SellerDelivery, type FailedReservation, type ProvideOutcome, type Refus
 import { houseOffer } from './house.ts';
 import { Market } from './market.ts';
 import { sealKeys } from './seal.ts';
-import { putBackTaken, sellShelfKeys, shelveKeys, takeFromShelf, type ShelfKey } from './shelf.ts';
+import { putBackTaken, sellShelfKeys, ShelvedGames, shelveKeys, takeFromShelf, type ShelfKey } from './shelf.ts';
 import { takeFromOffers, takeLinesAgain, rerouteLine, type LineOnOffer, type OrderRequestLine, type PlacedLine, type Reroute } from './placement.ts';
 import {
   deliverLineReservations,
@@ -80,10 +80,13 @@ export class OffersService {
   readonly declared: SellerDelivery;
   private readonly market: Market;
   private readonly deps: OffersDeps;
+  /** The games whose keys may be on the house's shelf (issue 29): listened for from start to stop. */
+  readonly shelved: ShelvedGames;
 
   constructor(deps: OffersDeps) {
     this.deps = deps;
     this.market = new Market(deps.gameStock);
+    this.shelved = new ShelvedGames(deps.database);
     this.declared = new SellerDelivery({ ...deps, market: this.market });
     // A seller's status, commission or score changed: its offers are repriced and the market follows, in that transaction.
     deps.events.on('sellers-changed', async ({ tx, sellerIds, repriced, standing, moved }) => {
@@ -163,8 +166,16 @@ export class OffersService {
    * The house's shelf keys for house lines being delivered (issue 29): those taken for them before and,
    * when `takeMore` (before the supplier is asked), as many more as each line wants. Sealed for their row.
    */
-  takeFromShelf(lines: Array<Pick<LineOnOffer, 'id' | 'gameId' | 'quantity'>>, takeMore: boolean): Promise<ShelfKey[]> {
-    return lines.length === 0 ? Promise.resolve([]) : takeFromShelf(this.db, lines, takeMore);
+  async takeFromShelf(lines: Array<Pick<LineOnOffer, 'id' | 'gameId' | 'quantity'>>, takeMore: boolean): Promise<ShelfKey[]> {
+    // A run after the first (its supplier order placed) only reads back what its lines took; a first asks only for games the shelf may hold.
+    const asked = takeMore ? lines.filter((line) => this.shelved.mayHold(line.gameId)) : lines;
+    if (asked.length === 0) return [];
+    const mark = this.shelved.mark;
+    const keys = await takeFromShelf(this.db, asked, takeMore);
+    if (takeMore) {
+      for (const line of asked) if (keys.filter((key) => key.lineId === line.id).length < line.quantity) this.shelved.bare(line.gameId, mark);
+    }
+    return keys;
   }
 
   /** The shelf keys taken for these lines are in their buyer's library now: sold (a refund brings them back through returnUnrevealed). */

@@ -4,10 +4,73 @@
 // house line of its game takes it before asking the supplier for more. A key someone revealed is
 // burnt: never sold again. Keys are sealed for their shelf row, as the library seals its own.
 import { and, asc, eq, gt, notLike, sql } from 'drizzle-orm';
-import { inList, queryRows, type Db } from '../../db/client.ts';
+import { inList, queryRows, type Database, type Db } from '../../db/client.ts';
 import { newId } from '../../platform/ids.ts';
 import type { LibraryService, VoidedKey } from '../library/ports.ts';
 import { houseShelf } from './schema.ts';
+
+/** Told the game of every key put on the shelf. */
+export const HOUSE_SHELF_CHANNEL = 'house_shelf_stocked';
+
+/**
+ * The games whose keys may be on the shelf, kept by each instance, so that a house delivery asks the
+ * shelf only when it may hold its game's keys (nearly never: the purchase path pays nothing for it).
+ * Read at start and again after a lost connection (which may have missed news), told of each key put
+ * on the shelf by every instance, and a game is forgotten when a delivery found it bare. A game
+ * forgotten wrongly (news arriving while the delivery asked) only leaves a key waiting until the next
+ * one: it is never lost, the supplier is asked meanwhile.
+ */
+export class ShelvedGames {
+  private readonly database: Database;
+  private readonly games = new Map<string, number>();
+  /** Until it is read, every game may have shelved keys. */
+  private known = false;
+  private news = 0;
+  private stopListening: (() => Promise<void>) | undefined;
+
+  constructor(database: Database) {
+    this.database = database;
+  }
+
+  async start(): Promise<void> {
+    const reread = () => {
+      this.known = false;
+      void this.read();
+    };
+    this.stopListening = await this.database.listen(HOUSE_SHELF_CHANNEL, (gameId) => this.games.set(gameId, ++this.news), { onReconnect: reread });
+    await this.read();
+  }
+
+  async stop(): Promise<void> {
+    await this.stopListening?.();
+  }
+
+  /** Whether the shelf may hold keys of this game. */
+  mayHold(gameId: string): boolean {
+    return !this.known || this.games.has(gameId);
+  }
+
+  /** The news count now, to pass to `bare` after asking the shelf. */
+  get mark(): number {
+    return this.news;
+  }
+
+  /** A delivery found no key of the game left on the shelf, asked when the news count was `mark`. */
+  bare(gameId: string, mark: number): void {
+    if ((this.games.get(gameId) ?? 0) <= mark) this.games.delete(gameId);
+  }
+
+  private async read(): Promise<void> {
+    const mark = this.news;
+    try {
+      const rows = await queryRows<{ game_id: string }>(this.database.db, sql`select distinct game_id from house_shelf where state = 'shelved'`);
+      for (const row of rows) this.games.set(row.game_id, Math.max(this.games.get(row.game_id) ?? 0, mark));
+      this.known = true;
+    } catch {
+      // Unknown until the connection is back (onReconnect reads again): every game may hold keys meanwhile.
+    }
+  }
+}
 
 /** A shelf key taken for a line: its row (the serial is sealed for it) and the line. */
 export interface ShelfKey {
@@ -36,6 +99,8 @@ export async function shelveKeys(tx: Db, library: LibraryService, orderId: strin
         set: { state: 'shelved', lineId: null, takenAt: null, shelvedAt: sql`now()`, fromOrderId: sql`excluded.from_order_id` },
       });
   }
+  // Every instance learns which games have keys on the shelf again (ShelvedGames), once this commits.
+  for (const gameId of new Set(unseen.map((key) => key.gameId))) await tx.execute(sql`select pg_notify(${HOUSE_SHELF_CHANNEL}, ${gameId})`);
   const seen = keys.filter((key) => key.revealed);
   if (seen.length > 0) {
     await tx.execute(sql`update house_shelf set state = 'burnt', line_id = null, taken_at = null
