@@ -115,9 +115,13 @@ export class PaymentStates implements Pick<PaymentOutcomes, 'markPaid' | 'markDe
     if (assessment?.decision === 'block' || assessment?.decision === 'review') {
       const held = await this.db.transaction((tx) => this.holdOrRefuse(tx, { id: orderId }, assessment, payment));
       if (held) return this.afterHoldOrRefusal(held, assessment, payment);
-      // Not awaiting payment (paid already, or lapsed): a review holds only an order still awaiting its payment.
+      // Not awaiting payment: decided already, or lapsed before its money came (held or refused here too).
       const current = await findOrder(this.db, orderId);
       if (current?.status === 'In review' || current?.status === 'Declined') return { orderId, status: current.status, deliveryStatus: current.deliveryStatus, newlyPaid: false };
+      if (current?.status === 'Expired' || current?.status === 'Cancelled') {
+        const late = await this.lateAndRisky(current, assessment, payment);
+        if (late) return late;
+      }
     }
     if (payment.authorisedWith) await this.provider(payment.authorisedWith).capture?.({ id: orderId, providerRef: payment.providerRef ?? null });
     const paid = paidMove(payment);
@@ -226,6 +230,48 @@ export class PaymentStates implements Pick<PaymentOutcomes, 'markPaid' | 'markDe
     }
     this.deps.log.info({ orderId: moved.id, score: assessment.score }, 'order held for review');
     return { orderId: moved.id, status: 'In review', deliveryStatus: 'Pending', newlyPaid: false, gift: moved.row.gift };
+  }
+
+  /**
+   * Money authorised for an order that lapsed before it came (Expired, or Cancelled by its buyer), which
+   * the risk desk did not accept. Refused: the authorisation is released and the order stays as it
+   * was. Held: its keys are taken again from their own offers and it waits In review as any held
+   * order; when they were sold meanwhile, the authorisation is released (nothing was charged). Undefined
+   * when the order moved meanwhile (the caller goes on as for any payment).
+   */
+  private async lateAndRisky(order: OrderRow, assessment: AssessmentRow, payment: PaymentReport): Promise<PaymentOutcome | undefined> {
+    const release = () => (payment.authorisedWith ? this.releaseQuietly(payment.authorisedWith, { id: order.id, providerRef: payment.providerRef ?? null }) : Promise.resolve());
+    if (assessment.decision === 'block') {
+      await release();
+      this.deps.log.warn({ orderId: order.id }, 'money for a lapsed order refused by the risk desk: its authorisation released');
+      return { orderId: order.id, status: order.status, deliveryStatus: order.deliveryStatus, newlyPaid: false };
+    }
+    let held: Held | undefined;
+    try {
+      held = await this.db.transaction(async (tx) => {
+        const current = await lockOrder(tx, order.id);
+        if (current?.status !== 'Expired' && current?.status !== 'Cancelled') return undefined;
+        const returned = await this.deps.offers.takeAgain(tx, order.id, await linesOf(tx, [order.id]));
+        const [moved] = await transition(tx, { id: order.id }, {
+          status: { from: [current.status], to: 'In review' },
+          ...(current.deliveryStatus !== 'Pending' && { delivery: { from: [current.deliveryStatus], to: 'Pending' as const } }),
+          actor: byProvider,
+          reason: `Held for review: risk score ${assessment.score} (paid after the order had lapsed)`,
+          set: { providerRef: payment.providerRef, authorisedUntil: sql`now() + ${AUTHORISATION_DAYS}::int * interval '1 day'` },
+        });
+        await this.deps.events.publish('order-held', { tx, orderId: moved!.id, userId: moved!.userId, amountCents: moved!.amountCents, score: assessment.score, cancelRecommended: assessment.cancelRecommended });
+        return { moved: moved!, returned };
+      });
+    } catch (error) {
+      if (!(error instanceof Conflict)) throw error;
+      // Its keys were sold meanwhile: nothing to hold, and nothing was charged.
+      await release();
+      this.deps.log.warn({ orderId: order.id }, 'money for a lapsed order whose stock is gone, held by the risk desk: its authorisation released');
+      return { orderId: order.id, status: order.status, deliveryStatus: order.deliveryStatus, newlyPaid: false };
+    }
+    if (!held) return undefined;
+    this.deps.events.emit('stock-moved', { games: held.returned });
+    return this.afterHoldOrRefusal(held, assessment, payment);
   }
 
   /** Releases an authorisation; a failure is logged (the provider lets it lapse by itself within days). */

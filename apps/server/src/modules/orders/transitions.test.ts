@@ -22,8 +22,10 @@ describe('the order state machine', () => {
       'Paid → Disputed',
       'Declined → Paid',
       'Declined → Refunded',
+      'Expired → In review',
       'Expired → Paid',
       'Expired → Refunded',
+      'Cancelled → In review',
       'Cancelled → Paid',
       'Cancelled → Refunded',
     ]);

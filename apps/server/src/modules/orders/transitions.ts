@@ -23,8 +23,8 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatu
   // Held by the risk desk (issue 29): approved (captured) or cancelled (the authorisation released).
   'In review': ['Paid', 'Cancelled'],
   Declined: ['Paid', 'Refunded'],
-  Expired: ['Paid', 'Refunded'],
-  Cancelled: ['Paid', 'Refunded'],
+  Expired: ['Paid', 'In review', 'Refunded'],
+  Cancelled: ['Paid', 'In review', 'Refunded'],
   // Disputed (issue 29): the card network took the money back; nothing reopens it (a won dispute is a ledger entry and a timeline event).
   Paid: ['Refunded', 'Disputed'],
   Refunded: [],

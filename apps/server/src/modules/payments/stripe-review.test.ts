@@ -77,6 +77,35 @@ describe('Stripe payments and the risk desk', () => {
     expect(fake.intentStatus(intent)).toBe('canceled');
   });
 
+  it('holds a risky payment for an order that lapsed before it came (its keys taken again), and refuses the highest risk of one', async () => {
+    for (const riskLevel of ['elevated', 'highest'] as const) {
+      const buyer = await t.buyer();
+      gameIndex += 1;
+      const gameId = await t.gameWithStock(10, gameIndex);
+      const { order } = await t.order(buyer, gameId, 1);
+      await t.app.orders.markExpired(order._id);
+      expect(await t.stockOf(gameId)).toBe(10);
+      fake.cardFor(order._id, { riskLevel, threeDSecure: false });
+      const session = fake.sessionFor(order._id);
+      const { payload, headers } = fake.signed(fake.sessionEvent('checkout.session.completed', session.id));
+      expect((await t.app.inject({ method: 'POST', url: STRIPE_WEBHOOK_PATH, headers, payload })).statusCode).toBe(200);
+      await t.app.orders.allocator.drain();
+      expect(fake.calls(`POST /v1/payment_intents/${session.payment_intent}/capture`)).toEqual([]);
+      if (riskLevel === 'elevated') {
+        expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'In review', deliveryStatus: 'Pending', statusNote: riskMessages.inReviewNote });
+        expect(fake.intentStatus(session.payment_intent)).toBe('requires_capture');
+        expect(await t.stockOf(gameId)).toBe(9);
+        expect((await decide(order._id, 'approve')).statusCode).toBe(200);
+        await t.app.orders.allocator.drain();
+        expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Paid', deliveryStatus: 'Delivered' });
+      } else {
+        expect(await t.getOrder(buyer, order._id)).toMatchObject({ status: 'Expired' });
+        expect(fake.intentStatus(session.payment_intent)).toBe('canceled');
+        expect(await t.stockOf(gameId)).toBe(10);
+      }
+    }
+  });
+
   it('takes a dispute and its close from Stripe once each, and refunds on an early fraud warning', async () => {
     const send = async (event: Record<string, unknown>) => {
       const { payload, headers } = fake.signed(event);
