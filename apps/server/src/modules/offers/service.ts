@@ -165,10 +165,12 @@ export class OffersService {
   /**
    * The house's shelf keys for house lines being delivered (issue 29): those taken for them before and,
    * when `takeMore` (before the supplier is asked), as many more as each line wants. Sealed for their row.
+   * `firstRun`: the paying request's run, before which nothing can have been taken.
    */
-  async takeFromShelf(lines: Array<Pick<LineOnOffer, 'id' | 'gameId' | 'quantity'>>, takeMore: boolean): Promise<ShelfKey[]> {
-    // A run after the first (its supplier order placed) only reads back what its lines took; a first asks only for games the shelf may hold.
-    const asked = takeMore ? lines.filter((line) => this.shelved.mayHold(line.gameId)) : lines;
+  async takeFromShelf(lines: Array<Pick<LineOnOffer, 'id' | 'gameId' | 'quantity'>>, takeMore: boolean, firstRun: boolean): Promise<ShelfKey[]> {
+    // A delivery's first run (nothing taken before) asks only for games the shelf may hold; a later one
+    // reads back what its lines took, and takes more only before its supplier order exists.
+    const asked = firstRun ? lines.filter((line) => this.shelved.mayHold(line.gameId)) : lines;
     if (asked.length === 0) return [];
     const mark = this.shelved.mark;
     const keys = await takeFromShelf(this.db, asked, takeMore);

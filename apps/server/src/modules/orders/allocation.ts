@@ -188,7 +188,7 @@ export class KeyAllocator {
     // buy the rest from the supplier; a seller's keys were reserved when the order was placed.
     const sellerLines = lines.filter((line) => line.sellerId !== HOUSE_SELLER_ID);
     let houseLines = lines.filter((line) => line.sellerId === HOUSE_SELLER_ID);
-    const shelfKeys = await this.withTurn(() => this.deps.offers.takeFromShelf(houseLines, order.supplierOrderId === null));
+    const shelfKeys = await this.withTurn(() => this.deps.offers.takeFromShelf(houseLines, order.supplierOrderId === null, paid !== undefined));
     const fromShelf = countByLine(shelfKeys);
     const toBuy = (line: OrderLineRow) => line.quantity - (fromShelf.get(line.id) ?? 0);
     const shelfOnly = houseLines.filter((line) => toBuy(line) <= 0);
