@@ -14,6 +14,8 @@ import { adminSellerRoutes } from './modules/admin/seller-routes.ts';
 import { adminUserRoutes } from './modules/admin/user-routes.ts';
 import { aiFromConfig } from './modules/ai/provider.ts';
 import { registerAuth } from './modules/auth/plugin.ts';
+import { securityRoutes } from './modules/security/routes.ts';
+import { SecurityService } from './modules/security/service.ts';
 import { catalogRoutes } from './modules/catalog/routes.ts';
 import { CatalogService, type CatalogOptions } from './modules/catalog/service.ts';
 import { devMailRoutes } from './modules/dev-mail/routes.ts';
@@ -85,6 +87,7 @@ declare module 'fastify' {
     offers: OffersService;
     claims: ClaimsService;
     risk: RiskService;
+    security: SecurityService;
     users: UsersService;
   }
 }
@@ -161,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     new Schedule('15 * * * * *', 'claims run', () => claims.refundUnanswered(), app.log),
   ];
   const users = new UsersService(database, config, orders);
+  const security = new SecurityService({ database, config, users, sealer: library, mailer, mailContext });
   // One AI client (or none: the offline assistant and writer) for support and news.
   const ai = aiFromConfig(config);
   const support = new SupportService({ database, config, mailer, orders, ai, log: app.log });
@@ -189,6 +193,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('claims', claims);
   app.decorate('risk', risk);
   app.decorate('users', users);
+  app.decorate('security', security);
 
   // Their lives: started once the app is ready, stopped with it.
   app.addHook('onReady', () => catalog.start());
@@ -227,7 +232,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
   await app.register(clientErrorRoutes);
   if (!config.production && mailer.devOutbox) await app.register(devMailRoutes, { mailer });
-  const auth = await registerAuth(app, { config, database, users, mailer, events });
+  const auth = await registerAuth(app, { config, database, users, mailer, events, factors: security, sellerKeys: sellers });
+  await app.register(securityRoutes, { security });
   subscribeFraudConsequences(events, { users, auth, notifications, sellers, log: app.log });
   registerAuditing(app, database, (request) => actorOf(users, request));
   await registerUploads(app);

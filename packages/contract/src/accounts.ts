@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { EMAIL_MAX_LENGTH, MEMBERSHIP_TIERS, ROLES } from './constants.ts';
 import { ruled, safeText } from './fields.ts';
+import { SECOND_STEP_METHODS } from './security-rules.ts';
 import { validationMessages as m } from './messages.ts';
 import {
   codeProblem,
@@ -67,7 +68,15 @@ export type LoginRequest = z.input<typeof loginRequestSchema>;
 
 export const sessionSchema = z.object({ token: z.string(), user: userSchema }).meta({ id: 'Session' });
 export type Session = z.infer<typeof sessionSchema>;
-export const twoFactorSchema = z.object({ twoFactorRequired: z.literal(true), message: z.string() }).meta({ id: 'TwoFactorRequired' });
+/**
+ * A sign-in that needs a second step (issue 30): `method` says which. `email`: a code was e-mailed (a
+ * new device); `totp`: the authenticator app's code or a recovery code, sent with `challenge` to
+ * /api/auth/login/totp; `setup`: the account's role requires a second factor it does not have yet,
+ * set up with `challenge` before anything else.
+ */
+export const twoFactorSchema = z
+  .object({ twoFactorRequired: z.literal(true), method: z.enum(SECOND_STEP_METHODS), message: z.string(), challenge: z.string().optional() })
+  .meta({ id: 'TwoFactorRequired' });
 export const loginAnswerSchema = z.union([sessionSchema, twoFactorSchema]);
 export type LoginAnswer = z.infer<typeof loginAnswerSchema>;
 

@@ -21,6 +21,7 @@ export * from './pages.ts';
 export * from './admin-rules.ts';
 export * from './seller-rules.ts';
 export * from './risk-rules.ts';
+export * from './security-rules.ts';
 
 // Zod schemas of requests and answers.
 export * from './fields.ts';
@@ -40,3 +41,4 @@ export * from './claims.ts';
 export * from './gift-rules.ts';
 export * from './gifts.ts';
 export * from './risk.ts';
+export * from './security.ts';

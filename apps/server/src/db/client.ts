@@ -16,6 +16,7 @@ import * as notificationsTables from '../modules/notifications/schema.ts';
 import * as ordersTables from '../modules/orders/schema.ts';
 import * as paymentsTables from '../modules/payments/schema.ts';
 import * as riskTables from '../modules/risk/schema.ts';
+import * as securityTables from '../modules/security/schema.ts';
 import * as offersTables from '../modules/offers/schema.ts';
 import * as sellersTables from '../modules/sellers/schema.ts';
 import * as supportTables from '../modules/support/schema.ts';
@@ -37,6 +38,7 @@ export const schema = {
   ...ordersTables,
   ...paymentsTables,
   ...riskTables,
+  ...securityTables,
   ...offersTables,
   ...sellersTables,
   ...supportTables,

@@ -23,3 +23,17 @@ export function browserOf(request: FastifyRequest): string | undefined {
   // 'no-storage': a browser that keeps nothing, which names no one browser.
   return typeof id === 'string' && BROWSER_ID.test(id) && id !== 'no-storage' ? id : undefined;
 }
+
+/**
+ * An address as a list of devices shows it without a GeoIP database: enough to tell one network
+ * from another, not to find the person (`203.0.113.x`, `2001:db8:85a3:x`).
+ */
+export function maskedAddress(ip: string | null): string {
+  if (!ip) return 'Unknown place';
+  if (ip.includes('.') && !ip.includes(':')) return `${ip.split('.').slice(0, 3).join('.')}.x`;
+  if (ip.includes(':')) {
+    const groups = ip.split(':').filter((group) => group !== '');
+    return `${groups.slice(0, 3).join(':')}:x`;
+  }
+  return 'Unknown place';
+}

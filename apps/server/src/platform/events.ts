@@ -48,6 +48,8 @@ export interface AfterCommitEvents {
   'account-created': { userId: string };
   'password-changed': { userId: string };
   'new-device-login': { userId: string; ip: string };
+  /** Sessions of the user were ended (a logout, a device signed out, a password change): their live streams close, on every instance. */
+  'sessions-ended': { userId: string };
 }
 
 /** Events the publisher awaits; those with `tx` are told inside the transaction that makes the change. */

@@ -45,7 +45,7 @@ describe('rate limits', () => {
     const mailsBefore = await t.mailsTo(victim.email);
     const blind = await t.post('/api/auth/login', { email: victim.email, password: 'Guess99x' }, { ip: '192.0.2.150' });
     expect(blind.statusCode).toBe(200);
-    expect(blind.json()).toEqual({ twoFactorRequired: true, message: accountMessages.newDeviceCodeSent });
+    expect(blind.json()).toEqual({ twoFactorRequired: true, method: 'email', message: accountMessages.newDeviceCodeSent });
     expect(await t.mailsTo(victim.email)).toBe(mailsBefore);
     expect((await t.post('/api/auth/verify-new-device', { email: victim.email, code: '000000' }, { ip: '192.0.2.150' })).statusCode).toBe(400);
     // An unknown e-mail answers the same, so the answer does not tell who has an account either.
@@ -55,7 +55,7 @@ describe('rate limits', () => {
     expect(await t.login(victim.email, victim.password, HOME_IP)).toBeTruthy();
     // … and from a new address with the e-mailed code, the second factor.
     const away = await t.post('/api/auth/login', { email: victim.email, password: victim.password }, { ip: '192.0.2.200' });
-    expect(away.json()).toEqual({ twoFactorRequired: true, message: accountMessages.newDeviceCodeSent });
+    expect(away.json()).toEqual({ twoFactorRequired: true, method: 'email', message: accountMessages.newDeviceCodeSent });
     expect(await t.mailsTo(victim.email)).toBe(mailsBefore + 1);
   });
 

@@ -16,7 +16,7 @@ import type { AuthService } from '../auth/ports.ts';
 import type { NotificationsService } from '../notifications/ports.ts';
 import type { UsersService } from '../users/ports.ts';
 import { actorOf } from './actor.ts';
-import { deviceText } from './devices.ts';
+import { deviceText } from '../../platform/devices.ts';
 
 const bearer = [{ bearerAuth: [] }];
 const tags = ['admin'];

@@ -52,7 +52,7 @@ describe('ADMIN_EMAIL / ADMIN_PASSWORD', () => {
 
     // A first login from anywhere asks for a code, like any account's.
     const login = await post(app, '/api/auth/login', ADMIN);
-    expect(login.json()).toEqual({ twoFactorRequired: true, message: accountMessages.newDeviceCodeSent });
+    expect(login.json()).toEqual({ twoFactorRequired: true, method: 'email', message: accountMessages.newDeviceCodeSent });
     const code = codeIn(await sink.nextMail(ADMIN.email.toLowerCase()));
     const { token, user } = (await post(app, '/api/auth/verify-new-device', { email: ADMIN.email, code })).json<Session>();
     expect(user.role).toBe('admin');

@@ -69,6 +69,7 @@ export function registerAuthentication(app: FastifyInstance, sessions: SessionSe
     const holder = await sessions.holderOf(claims);
     if (holder?.blockedAt) throw new Forbidden(adminMessages.accountBlocked);
     if (!holder?.open) throw new Unauthorized(accountMessages.sessionExpired);
+    sessions.seen(claims.sessionId, holder.lastSeenAt)?.catch((error: unknown) => app.log.warn({ err: error }, 'could not record when a session was last seen'));
     return { userId: claims.userId, sessionId: claims.sessionId, role: holder.role, email: holder.email };
   };
 

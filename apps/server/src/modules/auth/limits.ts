@@ -30,6 +30,15 @@ export const AUTH_LIMITS = {
    */
   resendVerificationLock: { name: 'resend-lock-verify-email', limit: 1, windowSeconds: RESEND_LOCK_SECONDS, message: accountMessages.resendTooSoon },
   resendNewDeviceLock: { name: 'resend-lock-new-device', limit: 1, windowSeconds: RESEND_LOCK_SECONDS, message: accountMessages.resendTooSoon },
+  /**
+   * Wrong second-step codes (the authenticator app's, recovery codes) for one account, from any
+   * address: past this, the account's second step waits, whoever asks (each challenge also dies after 5).
+   */
+  secondStepFailuresPerAccount: { name: 'second-step-fail-account', limit: 15, windowSeconds: 15 * MINUTE },
+  /** Wrong second-step codes for one account from one address. */
+  secondStepFailuresPerPair: { name: 'second-step-fail-pair', limit: 8, windowSeconds: 15 * MINUTE },
+  /** Passkey sign-in ceremonies from one address. */
+  passkeyPerIp: { name: 'passkey-ip', limit: 60, windowSeconds: 15 * MINUTE },
   /** Code and reset-token attempts from one address. */
   verifyPerIp: { name: 'verify-ip', limit: 60, windowSeconds: 15 * MINUTE },
 } as const satisfies Record<string, LimitRule>;
@@ -80,6 +89,16 @@ export class LoginThrottle {
       wait > 0 ? this.limits.block(AUTH_LIMITS.loginWait, key, wait) : undefined,
       provedAddress ? undefined : this.limits.hit(AUTH_LIMITS.loginFailuresPerAccount, email),
     ]);
+  }
+
+  /** Before a second-step code is checked: 429 once the account, or this address for it, made too many wrong ones. */
+  async admitSecondStep(userId: string, ip: string): Promise<void> {
+    await this.limits.assertAllowed(AUTH_LIMITS.secondStepFailuresPerAccount, userId);
+    await this.limits.assertAllowed(AUTH_LIMITS.secondStepFailuresPerPair, pair(userId, ip));
+  }
+
+  async secondStepFailed(userId: string, ip: string): Promise<void> {
+    await Promise.all([this.limits.hit(AUTH_LIMITS.secondStepFailuresPerAccount, userId), this.limits.hit(AUTH_LIMITS.secondStepFailuresPerPair, pair(userId, ip))]);
   }
 
   async succeeded(email: string, ip: string): Promise<void> {

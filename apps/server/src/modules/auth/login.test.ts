@@ -43,7 +43,7 @@ describe('login', () => {
     const customer = await t.verifiedCustomer();
     const first = await t.post('/api/auth/login', customer, { ip: TRAVEL_IP });
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ twoFactorRequired: true, message: accountMessages.newDeviceCodeSent });
+    expect(first.json()).toEqual({ twoFactorRequired: true, method: 'email', message: accountMessages.newDeviceCodeSent });
 
     const mail = await t.sink.nextMail(customer.email);
     expect(mail.text).toContain(TRAVEL_IP);
@@ -176,7 +176,7 @@ describe('login', () => {
     const customer = await t.verifiedCustomer(HOME_IP);
     // The client claims a trusted address; the proxy (one hop, TRUST_PROXY=1) appends the real one.
     const spoofed = await t.post('/api/auth/login', customer, { ip: `${HOME_IP}, ${TRAVEL_IP}` });
-    expect(spoofed.json()).toEqual({ twoFactorRequired: true, message: accountMessages.newDeviceCodeSent });
+    expect(spoofed.json()).toEqual({ twoFactorRequired: true, method: 'email', message: accountMessages.newDeviceCodeSent });
     expect((await t.sink.nextMail(customer.email)).text).toContain(TRAVEL_IP);
     expect((await t.post('/api/auth/login', customer, { ip: `${TRAVEL_IP}, ${HOME_IP}` })).json()).toHaveProperty('token');
   });

@@ -123,6 +123,7 @@ describe('password recovery', () => {
     // Not yet trusted from this address (the reset proves the e-mail, not the device): a code comes.
     expect((await t.post('/api/auth/login', { email: customer.email, password: NEW_PASSWORD })).json()).toEqual({
       twoFactorRequired: true,
+      method: 'email',
       message: accountMessages.newDeviceCodeSent,
     });
   });

@@ -5,6 +5,8 @@ import type { StoreEventBus } from '../../platform/events.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { Limits, limitsPlugin } from '../../platform/limits.ts';
 import type { UsersService } from '../users/ports.ts';
+import type { SecondFactors } from '../security/ports.ts';
+import type { Places, SellerKeys } from './service.ts';
 import { ensureAdmin } from './admin.ts';
 import { registerAuthentication } from './authenticate.ts';
 import { LoginThrottle } from './limits.ts';
@@ -17,12 +19,21 @@ import { AuthService } from './service.ts';
  */
 export async function registerAuth(
   app: FastifyInstance,
-  { config, database, users, mailer, events }: { config: Config; database: Database; users: UsersService; mailer: Mailer; events: StoreEventBus },
+  {
+    config,
+    database,
+    users,
+    mailer,
+    events,
+    factors,
+    sellerKeys,
+    places,
+  }: { config: Config; database: Database; users: UsersService; mailer: Mailer; events: StoreEventBus; factors: SecondFactors; sellerKeys: SellerKeys; places?: Places | undefined },
 ): Promise<AuthService> {
   // One Limits (one Redis connection) for the whole app: every module's routes are counted through it.
   const limits = new Limits({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, scale: config.rateLimitScale, log: app.log });
   await app.register(limitsPlugin, { limits });
-  const auth = new AuthService(database, config, users, mailer, { events, throttle: new LoginThrottle(limits) });
+  const auth = new AuthService(database, config, users, mailer, factors, { events, throttle: new LoginThrottle(limits), sellerKeys, places });
   app.decorate('auth', auth);
   registerAuthentication(app, auth.sessions);
   const { admin } = config;

@@ -10,11 +10,18 @@ import {
   emailRequestSchema,
   errorSchema,
   forgotPasswordRequestSchema,
+  idField,
   linkVerificationSchema,
   loginAnswerSchema,
   loginRequestSchema,
   messageSchema,
+  passkeyLoginRequestSchema,
+  passkeyOptionsSchema,
   registerRequestSchema,
+  revokeOthersRequestSchema,
+  securityMessages,
+  signedInDevicesSchema,
+  totpLoginRequestSchema,
   resetPasswordRequestSchema,
   sessionSchema,
 } from '@keystore/contract';
@@ -24,6 +31,8 @@ import { perAddress, perBodyField } from '../../platform/limits.ts';
 import { AUTH_LIMITS as L } from './limits.ts';
 import type { AuthService, Device } from './service.ts';
 import { NO_AUTH } from '../../platform/openapi.ts';
+import { browserAndSystem } from '../../platform/devices.ts';
+import { NotFound } from '../../platform/errors.ts';
 
 const errors = { 400: errorSchema, 429: errorSchema } as const;
 /** The contract's bodies with the one password rule only the server applies: no common password. */
@@ -125,7 +134,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
         operationId: 'login',
         security: NO_AUTH,
         tags,
-        summary: 'Sign in: a session, or a code e-mailed first when the address is new to the account',
+        summary:
+          'Sign in: a session, or the second step it needs (`method`): the authenticator app\'s code (`totp`, with a `challenge`) or a code e-mailed when the address is new to the account (`email`)',
         body: loginRequestSchema,
         response: { 200: loginAnswerSchema, 401: errorSchema, 403: errorSchema, ...errors },
       },
@@ -201,13 +211,128 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   );
 
   app.post(
+    '/api/auth/login/totp',
+    {
+      config: { limits: [perAddress(L.verifyPerIp)] },
+      schema: {
+        operationId: 'loginWithTotp',
+        security: NO_AUTH,
+        tags,
+        summary: "Finish a sign-in with the authenticator app's code or a recovery code (5 wrong codes end the challenge)",
+        body: totpLoginRequestSchema,
+        response: { 200: sessionSchema, 401: errorSchema, 403: errorSchema, ...errors },
+      },
+    },
+    async (request) => auth.loginWithTotp(request.body, device(request)),
+  );
+
+  app.post(
+    '/api/auth/login/passkey/options',
+    {
+      config: { limits: [perAddress(L.passkeyPerIp)] },
+      schema: {
+        operationId: 'passkeyLoginOptions',
+        security: NO_AUTH,
+        tags,
+        summary: 'The options of a passkey sign-in (a single-use challenge, valid 5 minutes)',
+        response: { 200: passkeyOptionsSchema, ...errors },
+      },
+    },
+    async (request) => auth.passkeyOptions(device(request)),
+  );
+
+  app.post(
+    '/api/auth/login/passkey',
+    {
+      config: { limits: [perAddress(L.passkeyPerIp)] },
+      schema: {
+        operationId: 'loginWithPasskey',
+        security: NO_AUTH,
+        tags,
+        summary: 'Sign in with a passkey alone: it counts as two factors (no e-mailed code, no authenticator code)',
+        body: passkeyLoginRequestSchema,
+        response: { 200: sessionSchema, 401: errorSchema, 403: errorSchema, ...errors },
+      },
+    },
+    async (request) => auth.loginWithPasskey(request.body, device(request)),
+  );
+
+  app.get(
+    '/api/auth/sessions',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        operationId: 'listSessions',
+        tags,
+        summary: 'The signed-in devices of the account, the current one marked',
+        security: [{ bearerAuth: [] }],
+        response: { 200: signedInDevicesSchema, 401: errorSchema },
+      },
+    },
+    async (request) => {
+      const { userId, sessionId } = request.account;
+      return (await auth.sessions.openOf(userId)).map((session) => {
+        const { browser, os } = browserAndSystem(session.userAgent);
+        return {
+          _id: session.id,
+          createdAt: session.createdAt.toISOString(),
+          lastSeenAt: (session.lastSeenAt ?? session.createdAt).toISOString(),
+          browser: browser || 'Unknown browser',
+          os: os || 'Unknown system',
+          place: auth.placeOf(session.ip),
+          current: session.id === sessionId,
+        };
+      });
+    },
+  );
+
+  app.delete(
+    '/api/auth/sessions/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        operationId: 'revokeSession',
+        tags,
+        summary: 'Signs one device out: its token stops working and its live stream closes, on every instance',
+        security: [{ bearerAuth: [] }],
+        params: z.object({ id: idField(securityMessages.sessionNotFound) }),
+        response: { 204: z.null(), 401: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      if (!(await auth.endSession(request.account.userId, request.params.id))) throw new NotFound(securityMessages.sessionNotFound);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/auth/sessions/revoke-others',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        operationId: 'revokeOtherSessions',
+        tags,
+        summary: "Signs every other device out (and, with `revokeApiKeys`, deletes the seller's API keys)",
+        security: [{ bearerAuth: [] }],
+        body: revokeOthersRequestSchema,
+        response: { 200: messageSchema, 400: errorSchema, 401: errorSchema },
+      },
+    },
+    async (request) => {
+      const { userId, sessionId } = request.account;
+      await auth.signOutEverywhereElse(userId, sessionId, device(request), { revokeApiKeys: request.body.revokeApiKeys });
+      return { message: securityMessages.otherSessionsRevoked };
+    },
+  );
+
+  app.post(
     '/api/auth/logout',
     {
       onRequest: app.authenticate,
       schema: { operationId: 'logout', tags, summary: 'End this session', security: [{ bearerAuth: [] }], response: { 204: z.null(), 401: errorSchema } },
     },
     async (request, reply) => {
-      await auth.logout(request.account.sessionId);
+      await auth.logout(request.account.userId, request.account.sessionId);
       return reply.code(204).send(null);
     },
   );

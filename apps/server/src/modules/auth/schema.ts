@@ -16,6 +16,8 @@ export const sessions = pgTable(
     /** The web app's browser id (`x-session-id`) it signed in from: the risk desk's browser identity (issue 29). */
     browser: text('browser'),
     createdAt: moment('created_at').notNull().default(sql`now()`),
+    /** When the session was last used, to the minute (issue 30): written at most once a minute per session. */
+    lastSeenAt: moment('last_seen_at'),
     expiresAt: moment('expires_at').notNull(),
     revokedAt: moment('revoked_at'),
   },

@@ -4,6 +4,7 @@
 import {
   accountMessages,
   adminMessages,
+  securityMessages,
   CODE_LENGTH,
   CODE_TTL_MINUTES,
   RESET_TOKEN_TTL_MINUTES,
@@ -15,16 +16,18 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { Conflict, Forbidden, Invalid, Unauthorized } from '../../platform/errors.ts';
 import type { StoreEventBus } from '../../platform/events.ts';
-import { accountDeletedMail, newDeviceMail, passwordChangedMail, passwordResetMail, verificationMail } from '../../platform/mail/account-mails.ts';
+import { accountDeletedMail, newDeviceMail, passwordResetMail, verificationMail } from '../../platform/mail/account-mails.ts';
 import type { MailContext } from '../../platform/mail/layout.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { hashPassword, passwordMatches } from '../../platform/passwords.ts';
 import { keyedHasher, randomDigits, randomToken, sha256 } from '../../platform/tokens.ts';
+import type { SecondFactors } from '../security/ports.ts';
 import type { UserRow, UsersService } from '../users/ports.ts';
 import { AccountCodes, type Consumed } from './codes.ts';
 import type { LoginThrottle } from './limits.ts';
 import { SessionService } from './sessions.ts';
 import { isTrustedIp, trustIp } from './trusted-ips.ts';
+import { maskedAddress } from '../../platform/client-ip.ts';
 
 /** Where a request comes from: the address the new-device check trusts, and the browser for the session list. */
 export interface Device {
@@ -34,8 +37,27 @@ export interface Device {
   browser?: string | undefined;
 }
 
+/** The API keys a seller's account holds (the sellers module): a sign-out everywhere or a block may delete them. */
+export interface SellerKeys {
+  /** Deletes every API key of the user's seller account; answers how many there were. */
+  revokeAllOf(userId: string): Promise<number>;
+}
+
+/** Where an address is ("Berlin, Germany"), when a GeoIP database is configured. */
+export interface Places {
+  placeOf(ip: string): string | undefined;
+}
+
 /** Stands for an unknown e-mail's account in lookups that must cost the same either way. */
 const NO_ACCOUNT = '';
+
+/** The answer that a code was e-mailed (a new device), also given as the decoy when guessing is hidden. */
+const EMAIL_STEP: LoginAnswer = { twoFactorRequired: true, method: 'email', message: accountMessages.newDeviceCodeSent };
+
+/** The answer that the authenticator app's code comes next, with the challenge it opens. */
+function totpStep(challenge: string): LoginAnswer {
+  return { twoFactorRequired: true, method: 'totp', message: securityMessages.secondStepTotp, challenge };
+}
 
 const codeMessages: Record<Exclude<Consumed, { ok: true }>['reason'], string> = {
   invalid: accountMessages.codeInvalid,
@@ -53,14 +75,26 @@ export class AuthService {
   private readonly events: StoreEventBus | undefined;
 
   private readonly throttle: LoginThrottle | undefined;
+  private readonly factors: SecondFactors;
+  private readonly sellerKeys: SellerKeys | undefined;
+  private readonly places: Places | undefined;
 
   constructor(
     database: Database,
     config: Config,
     users: UsersService,
     mailer: Mailer,
-    { events, throttle }: { events?: StoreEventBus | undefined; throttle?: LoginThrottle | undefined } = {},
+    factors: SecondFactors,
+    {
+      events,
+      throttle,
+      sellerKeys,
+      places,
+    }: { events?: StoreEventBus | undefined; throttle?: LoginThrottle | undefined; sellerKeys?: SellerKeys | undefined; places?: Places | undefined } = {},
   ) {
+    this.factors = factors;
+    this.sellerKeys = sellerKeys;
+    this.places = places;
     this.events = events;
     this.throttle = throttle;
     this.database = database;
@@ -120,23 +154,23 @@ export class AuthService {
   }
 
   /**
-   * Checks the password. Unknown e-mail and wrong password cost the same time and get the same
-   * answer; from an address the account has not proved, a code is e-mailed instead of a session.
-   * Guessing is throttled by the LoginThrottle (limits.ts): a run of wrong passwords from one
-   * address earns doubling waits, and once an account is guessed at from unproved addresses, those
-   * addresses get the new-device answer whatever the password, so they learn nothing.
+   * The password step of a sign-in. Unknown e-mail and wrong password cost the same time and get the
+   * same answer; a right one leads to the next step (`stepAfterPassword`). Guessing is throttled by
+   * the LoginThrottle (limits.ts): a run of wrong passwords from one address earns doubling waits,
+   * and once an account is guessed at from unproved addresses, those addresses get the second-step
+   * answer whatever the password (`decoyStep`), so they learn nothing.
    */
   async login(input: { email: string; password: string }, device: Device): Promise<LoginAnswer> {
     const { email } = input;
     await this.throttle?.admit(email, device.ip);
     const user = await this.users.findByEmail(email);
-    // The same lookup for an unknown e-mail, so both take the same time.
-    const proved = await isTrustedIp(this.database.db, user?.id ?? NO_ACCOUNT, device.ip);
+    // The same lookups for an unknown e-mail, so both take the same time.
+    const [proved, factors] = await Promise.all([isTrustedIp(this.database.db, user?.id ?? NO_ACCOUNT, device.ip), this.factors.factorsOf(user?.id ?? NO_ACCOUNT)]);
     const hidden = !proved && (await this.throttle?.underAttack(email)) === true;
     const matches = await passwordMatches(user?.passwordHash, input.password);
     if (!user || !matches) {
       await this.throttle?.failed(email, device.ip, proved);
-      if (hidden) return { twoFactorRequired: true, message: accountMessages.newDeviceCodeSent };
+      if (hidden) return this.decoyStep(user, factors.totp, device);
       throw new Unauthorized(accountMessages.invalidCredentials);
     }
     await this.throttle?.succeeded(email, device.ip);
@@ -144,14 +178,81 @@ export class AuthService {
     assertNotBlocked(user);
     // Past the limit an unverified account answers like any other, or its answer would tell a right guess.
     if (!user.emailVerifiedAt) {
-      if (hidden) return { twoFactorRequired: true, message: accountMessages.newDeviceCodeSent };
+      if (hidden) return EMAIL_STEP;
       throw new Forbidden(accountMessages.verifyEmailFirst);
     }
+    return this.stepAfterPassword(user, device, { proved, totp: factors.totp });
+  }
+
+  /**
+   * What follows a right password: the authenticator app's code when the account has one on (from
+   * any address: it replaces the e-mailed code, and no mail is sent), else an e-mailed code from an
+   * address the account has not proved, else the session.
+   */
+  private async stepAfterPassword(user: UserRow, device: Device, { proved, totp }: { proved: boolean; totp: boolean }): Promise<LoginAnswer> {
+    if (totp) return totpStep(await this.factors.openChallenge(user.id, 'totp', device));
     if (!proved) {
       await this.sendNewDeviceCode(user, device.ip);
       this.events?.emit('new-device-login', { userId: user.id, ip: device.ip });
-      return { twoFactorRequired: true, message: accountMessages.newDeviceCodeSent };
+      return EMAIL_STEP;
     }
+    return this.openSession(user, device);
+  }
+
+  /**
+   * The answer to a wrong password while guessing is hidden: the step the account would ask for, so
+   * it cannot be told from a right one. For an account with the app on, a challenge stored like a
+   * real one that no code opens.
+   */
+  private async decoyStep(user: UserRow | undefined, totp: boolean, device: Device): Promise<LoginAnswer> {
+    if (user && totp) return totpStep(await this.factors.openChallenge(user.id, 'totp', device, false));
+    return EMAIL_STEP;
+  }
+
+  /**
+   * The second step with the authenticator app's code or a recovery code. Wrong codes are
+   * throttled per account and address like passwords, and a challenge takes five.
+   */
+  async loginWithTotp(input: { challenge: string; code?: string | undefined; recoveryCode?: string | undefined }, device: Device): Promise<Session> {
+    const holder = await this.factors.challengeHolder(input.challenge);
+    if (holder) await this.throttle?.admitSecondStep(holder, device.ip);
+    let passed;
+    try {
+      passed = await this.factors.passTotp(input.challenge, input);
+    } catch (error) {
+      if (holder) await this.throttle?.secondStepFailed(holder, device.ip);
+      throw error;
+    }
+    const user = await this.users.findById(passed.userId);
+    if (!user) throw new Invalid(securityMessages.challengeExpired);
+    return this.openSecondFactorSession(user, device, passed.recoveryCodeUsed);
+  }
+
+  /** The options of a passkey sign-in (the browser's list of this store's passkeys). */
+  passkeyOptions(device: Device) {
+    return this.factors.passkeyLoginOptions(device);
+  }
+
+  /** A sign-in with a passkey alone: it is two factors (the device and its lock), so no code follows. */
+  async loginWithPasskey(input: { challengeId: string; credential: { id: string } }, device: Device): Promise<Session> {
+    const user = await this.users.findById(await this.factors.passPasskeyLogin(input));
+    if (!user) throw new Unauthorized(securityMessages.passkeyUnknown);
+    return this.openSecondFactorSession(user, device, false);
+  }
+
+  /**
+   * A session after a second factor: an address the account had not used becomes trusted, and the
+   * owner is told by a security mail (no code was mailed); a recovery code's use is told too.
+   */
+  private async openSecondFactorSession(user: UserRow, device: Device, recoveryCodeUsed: boolean): Promise<Session> {
+    assertNotBlocked(user);
+    const known = await isTrustedIp(this.database.db, user.id, device.ip);
+    if (!known) {
+      await trustIp(this.database.db, user.id, device.ip);
+      await this.factors.recordNow(user.id, 'new-device', device);
+      this.events?.emit('new-device-login', { userId: user.id, ip: device.ip });
+    }
+    if (recoveryCodeUsed) await this.factors.recordNow(user.id, 'recovery-code-used', device);
     return this.openSession(user, device);
   }
 
@@ -212,19 +313,43 @@ export class AuthService {
   }
 
   /** Ends the session of a token (logout). */
-  logout(sessionId: string): Promise<void> {
-    return this.sessions.end(sessionId);
+  async logout(userId: string, sessionId: string): Promise<void> {
+    await this.sessions.end(userId, sessionId);
+    this.events?.emit('sessions-ended', { userId });
   }
 
-  /** Ends every session of the user, or all but `except` (the device that changed the password). */
-  endSessions(userId: string, options: { except?: string } = {}): Promise<void> {
-    return this.sessions.endAll(userId, options);
+  /** Ends every session of the user, or all but `except` (the device that changed the password); their live streams end too. */
+  async endSessions(userId: string, options: { except?: string } = {}): Promise<void> {
+    await this.sessions.endAll(userId, options);
+    this.events?.emit('sessions-ended', { userId });
   }
 
-  /** Tells the owner their password was changed (after a reset or a change in the profile). */
-  notifyPasswordChanged(user: { id: string; email: string; username: string }): Promise<void> {
+  /** Signs one of the user's devices out (the profile's list); false when it is not theirs or already out. */
+  async endSession(userId: string, sessionId: string): Promise<boolean> {
+    const ended = await this.sessions.end(userId, sessionId);
+    if (ended) this.events?.emit('sessions-ended', { userId });
+    return ended;
+  }
+
+  /**
+   * Signs every other device out, and deletes the seller's API keys when asked: the way back for an
+   * owner who fears someone else is signed in.
+   */
+  async signOutEverywhereElse(userId: string, sessionId: string, device: Device, { revokeApiKeys }: { revokeApiKeys: boolean }): Promise<void> {
+    await this.endSessions(userId, { except: sessionId });
+    if (revokeApiKeys && this.sellerKeys && (await this.sellerKeys.revokeAllOf(userId)) > 0) await this.factors.recordNow(userId, 'api-key-deleted', device);
+    await this.factors.recordNow(userId, 'sessions-revoked', device);
+  }
+
+  /** Where a session's address is, as the list of devices shows it: the GeoIP place, else the address masked. */
+  placeOf(ip: string | null): string {
+    return (ip && this.places?.placeOf(ip)) || maskedAddress(ip);
+  }
+
+  /** Tells the owner their password was changed (after a reset or a change in the profile): a security mail. */
+  async notifyPasswordChanged(user: { id: string; email: string; username: string }, origin?: { ip: string; userAgent: string | undefined }): Promise<void> {
     this.events?.emit('password-changed', { userId: user.id });
-    return this.mailer.send(passwordChangedMail(this.mailContext, user));
+    await this.factors.recordNow(user.id, 'password-changed', origin);
   }
 
   /** Tells the former owner their account was deleted (it may have been done with a stolen password). */

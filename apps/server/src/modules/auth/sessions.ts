@@ -38,6 +38,7 @@ const sessionHolder = preparedOnce((db) =>
       email: userFacts.email,
       blockedAt: userFacts.blockedAt,
       open: sql<boolean>`${sessions.id} is not null`,
+      lastSeenAt: sessions.lastSeenAt,
     })
     .from(userFacts)
     .leftJoin(
@@ -55,6 +56,23 @@ const sessionHolder = preparedOnce((db) =>
 
 /** How long a login lasts without a new one. */
 const SESSION_DAYS = 7;
+
+/** "Last seen" is written at most this often per session: every request reads the row, few write it. */
+const LAST_SEEN_EVERY_MS = 60_000;
+
+/** Records that a session was used now, unless another request (of any instance) did within the minute. */
+const touchSession = preparedOnce((db) =>
+  db
+    .update(sessions)
+    .set({ lastSeenAt: sql`now()` })
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        sql`(${sessions.lastSeenAt} is null or ${sessions.lastSeenAt} < now() - interval '1 minute')`,
+      ),
+    )
+    .prepare('touch_session'),
+);
 
 export interface SessionClaims {
   userId: string;
@@ -176,9 +194,29 @@ export class SessionService {
    * The user a session belongs to (undefined once the account is gone), and whether the session is
    * still open: not ended, not expired.
    */
-  async holderOf(claims: SessionClaims): Promise<{ role: Role; email: string; blockedAt: Date | null; open: boolean } | undefined> {
+  async holderOf(claims: SessionClaims): Promise<{ role: Role; email: string; blockedAt: Date | null; open: boolean; lastSeenAt: Date | null } | undefined> {
     const [holder] = await sessionHolder(this.database.db).execute({ sessionId: claims.sessionId, userId: claims.userId });
     return holder;
+  }
+
+  /**
+   * Keeps "last seen" to the minute: a write only when the row read for this request says a minute
+   * has passed, not awaited by the request (a lost write only makes "last seen" a minute older).
+   */
+  seen(sessionId: string, lastSeenAt: Date | null): Promise<void> | undefined {
+    if (lastSeenAt && Date.now() - lastSeenAt.getTime() < LAST_SEEN_EVERY_MS) return undefined;
+    return touchSession(this.database.db)
+      .execute({ sessionId })
+      .then(() => undefined);
+  }
+
+  /** The user's open sessions (signed-in devices), the most recently used first. */
+  async openOf(userId: string): Promise<Array<{ id: string; createdAt: Date; lastSeenAt: Date | null; ip: string | null; userAgent: string | null }>> {
+    return this.database.db
+      .select({ id: sessions.id, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, ip: sessions.ip, userAgent: sessions.userAgent })
+      .from(sessions)
+      .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)))
+      .orderBy(desc(sql`coalesce(${sessions.lastSeenAt}, ${sessions.createdAt})`));
   }
 
   /** Whether the session is still open: not ended, not expired. */
@@ -202,9 +240,14 @@ export class SessionService {
       .limit(limit);
   }
 
-  /** Ends one session (logout). */
-  async end(sessionId: string): Promise<void> {
-    await this.database.db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  /** Ends one of the user's sessions (a logout, or a device signed out from the list); false when none was open. */
+  async end(userId: string, sessionId: string): Promise<boolean> {
+    const rows = await this.database.db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id });
+    return rows.length > 0;
   }
 
   /** Ends every open session of the user, or every one but `except` (the device that asked). */

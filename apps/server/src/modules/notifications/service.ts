@@ -121,6 +121,7 @@ export class NotificationsService {
     bus.on('order-declined', async ({ tx, userId, reason }) => {
       if (userId) await this.publish({ ...notificationTexts.paymentDeclined(reason), kind: 'payment-declined', link: '/profile', userId }, tx);
     });
+    bus.on('sessions-ended', ({ userId }) => this.sessionsEnded(userId));
     bus.on('password-changed', ({ userId }) => this.personal(userId, 'password-changed', notificationTexts.passwordChanged, '/profile'));
     bus.on('new-device-login', ({ userId, ip }) => this.personal(userId, 'new-device', notificationTexts.newDevice(ip), null));
     bus.on('news-published', async (news) => void (await this.newsPublished(news)));

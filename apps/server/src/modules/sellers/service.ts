@@ -37,6 +37,7 @@ import type { LibraryService } from '../library/ports.ts';
 import {
   apiKeysOf,
   deleteApiKey,
+  deleteApiKeysOfUser,
   findSeller,
   insertApiKey,
   insertSeller,
@@ -252,6 +253,11 @@ export class SellersService {
       createdAt: key.createdAt.toISOString(),
       lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     }));
+  }
+
+  /** Deletes every API key of the user's seller account (a sign-out everywhere, a block); answers how many there were. */
+  revokeAllOf(userId: string): Promise<number> {
+    return deleteApiKeysOfUser(this.db, userId);
   }
 
   async deleteApiKey(seller: SellerRow, id: string): Promise<void> {

@@ -68,6 +68,15 @@ export async function deleteApiKey(db: Db, sellerId: string, id: string): Promis
   return deleted.length > 0;
 }
 
+/** Deletes every API key of the user's seller account; answers how many there were. */
+export async function deleteApiKeysOfUser(db: Db, userId: string): Promise<number> {
+  const deleted = await db
+    .delete(sellerApiKeys)
+    .where(inArray(sellerApiKeys.sellerId, db.select({ id: sellers.id }).from(sellers).where(eq(sellers.userId, userId))))
+    .returning({ id: sellerApiKeys.id });
+  return deleted.length;
+}
+
 /** The seller whose API key hashes to this, with the key's use recorded. */
 export async function sellerOfApiKey(db: Db, keyHash: string): Promise<SellerRow | undefined> {
   const [key] = await db.update(sellerApiKeys).set({ lastUsedAt: new Date() }).where(eq(sellerApiKeys.keyHash, keyHash)).returning({ sellerId: sellerApiKeys.sellerId });

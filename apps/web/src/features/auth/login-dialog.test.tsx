@@ -59,7 +59,7 @@ describe('the login dialog', () => {
 
   it('asks for the new-device code when the server wants two-factor', async () => {
     const message = 'You are signing in from a new device. We sent a 6-digit code to your email.';
-    stubApi({ 'POST /api/auth/login': () => answer(loginAnswerSchema, { twoFactorRequired: true, message }) });
+    stubApi({ 'POST /api/auth/login': () => answer(loginAnswerSchema, { twoFactorRequired: true, method: 'email', message }) });
     const type = typist();
     renderDialog('login', { email: 'player@example.org' });
     await type.type(within(await findDialog('Login')).getByLabelText('Password'), 'Secret1{Enter}');
