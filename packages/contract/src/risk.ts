@@ -71,7 +71,7 @@ export const riskSignalsSchema = z
     /** The account's age in hours; null for a guest. */
     buyerAgeHours: z.number().min(0).nullable(),
     totalCents: z.number().int().min(0),
-    /** A password reset, or a sign-in from an address not trusted, in the last 72 hours. */
+    /** A password reset, a sign-in from an address not trusted, or a change of how the account signs in (issue 30), in the last 72 hours. */
     untrustedSignIn: z.boolean(),
     emailDomain: z.string(),
     disposableEmail: z.boolean(),

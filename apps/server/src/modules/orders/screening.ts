@@ -1,11 +1,12 @@
 // What the orders module observes of an order at checkout for the risk desk (issue 29), in one
 // statement of the placement's transaction: the buyer's recent and past orders, the account's age and
-// sign-ins (the users and auth modules' published views), and whether a line's seller is the buyer or
+// sign-ins and security changes (the users, auth and security modules' published views), and whether a line's seller is the buyer or
 // signs in from the buyer's address or browser. The risk desk adds what it knows of the identities, and the
 // payment what the card tells.
 import { sql, type SQL } from 'drizzle-orm';
 import { RISK_SIGNAL_LIMITS as limits } from '@keystore/contract';
 import { knownAddresses, knownBrowsers, untrustedSignIns } from '../auth/ports.ts';
+import { securityChanges } from '../security/ports.ts';
 import { sellerFacts } from '../sellers/ports.ts';
 import { userFacts } from '../users/ports.ts';
 import { orderLines, orders } from './schema.ts';
@@ -31,7 +32,8 @@ export function checkoutFacts(orderId: string, buyer: Buyer, address: string, br
          group by l.game_id) per_title)::int,
       'buyerAgeHours', (select greatest(0, extract(epoch from now() - u.created_at) / 3600) from ${userFacts} u where u.id = ${buyer.userId ?? null})::float8,
       'totalCents', ${totalCents}::int,
-      'untrustedSignIn', exists (select 1 from ${untrustedSignIns} s where s.user_id = ${buyer.userId ?? null} and s.at > now() - interval '72 hours'),
+      'untrustedSignIn', exists (select 1 from ${untrustedSignIns} s where s.user_id = ${buyer.userId ?? null} and s.at > now() - interval '72 hours')
+        or exists (select 1 from ${securityChanges} c where c.user_id = ${buyer.userId ?? null} and c.at > now() - interval '72 hours'),
       'undisputedOldOrders', (select count(*) from mine where status = 'Paid' and paid_at < now() - ${limits.loyalAfterDays}::int * interval '1 day')::int,
       'sellerCashOut', exists (
         select 1 from ${orderLines} l join ${sellerFacts} s on s.id = l.seller_id

@@ -34,7 +34,7 @@ describe('assess under the default rules', () => {
     ['many-copies', { maxCopiesOfTitle: 3 }, 30, 3, '3 copies of one title in this order or in 30 days'],
     ['new-buyer-total-60', { buyerAgeHours: null, totalCents: 6_000 }, 15, 60, '€60.00 from a guest'],
     ['new-buyer-total-150', { buyerAgeHours: 5.5, totalCents: 15_000 }, 30, 150, '€150.00 from an account 5 hours old'],
-    ['untrusted-sign-in', { untrustedSignIn: true }, 25, true, 'A password reset, or a sign-in from an address not trusted, in the last 72 hours'],
+    ['untrusted-sign-in', { untrustedSignIn: true }, 25, true, 'A password reset, a sign-in from an address not trusted, or a change of how the account signs in, in the last 72 hours'],
     ['disposable-email', { emailDomain: 'mailinator.com', disposableEmail: true }, 20, 'mailinator.com', 'Disposable e-mail domain mailinator.com'],
     ['seller-cash-out', { sellerCashOut: true }, 50, true, "The buyer is the seller of a line, or shares an address or browser with that seller's account"],
   ] as const)('%s weighs %#', (signal, changes, weight, value, note) => {

@@ -52,7 +52,7 @@ const READINGS: { [Signal in RiskSignal]: (signals: RiskSignals) => Reading | un
   'new-buyer-total-150': (s) =>
     isNewBuyer(s) && s.totalCents >= limits.newBuyerTotalCents.upper ? { value: s.totalCents / 100, note: newBuyerNote(s) } : undefined,
   'untrusted-sign-in': (s) =>
-    s.untrustedSignIn ? { value: true, note: 'A password reset, or a sign-in from an address not trusted, in the last 72 hours' } : undefined,
+    s.untrustedSignIn ? { value: true, note: 'A password reset, a sign-in from an address not trusted, or a change of how the account signs in, in the last 72 hours' } : undefined,
   'disposable-email': (s) => (s.disposableEmail ? { value: s.emailDomain, note: `Disposable e-mail domain ${s.emailDomain}` } : undefined),
   'seller-cash-out': (s) =>
     s.sellerCashOut ? { value: true, note: "The buyer is the seller of a line, or shares an address or browser with that seller's account" } : undefined,

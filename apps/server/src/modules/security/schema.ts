@@ -1,4 +1,4 @@
-import { and, inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, pgView, text } from 'drizzle-orm/pg-core';
 import type { SecurityEvent } from '@keystore/contract';
 import { moment } from '../../db/columns.ts';
@@ -94,12 +94,15 @@ export const securityEvents = pgTable(
 );
 
 /**
- * Published for the risk desk: the changes an account thief makes before spending (a second factor
- * turned off or replaced, a recovery code used, a passkey added, other devices signed out), with when.
+ * Published for the risk desk: what an account thief does before spending (a sign-in from a new
+ * device, a second factor turned off or replaced, a recovery code used, a passkey added, other devices
+ * signed out), with when.
  */
 export const securityChanges = pgView('security_changes').as((qb) =>
   qb
     .select({ userId: securityEvents.userId, kind: securityEvents.kind, at: securityEvents.at })
     .from(securityEvents)
-    .where(and(inArray(securityEvents.kind, ['password-changed', 'totp-disabled', 'recovery-code-used', 'recovery-codes-regenerated', 'passkey-added', 'sessions-revoked']))),
+    .where(
+      inArray(securityEvents.kind, ['new-device', 'password-changed', 'totp-disabled', 'recovery-code-used', 'recovery-codes-regenerated', 'passkey-added', 'sessions-revoked']),
+    ),
 );
