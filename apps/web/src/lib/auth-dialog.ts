@@ -2,8 +2,8 @@ import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import type { CreateOrderRequest, GiftRequest } from '@keystore/contract';
 
-/** The auth dialogs of SPEC §2 and the flow between them (SPEC §4); 'guest' buys without an account (issue 29). */
-export type AuthView = 'login' | 'signup' | 'confirm' | 'forgot' | 'verifyNewDevice' | 'reset-password' | 'reset-success' | 'guest';
+/** The auth dialogs of SPEC §2 and the flow between them (SPEC §4); 'guest' buys without an account (issue 29); 'totp' is a sign-in's second step (issue 30). */
+export type AuthView = 'login' | 'signup' | 'confirm' | 'forgot' | 'verifyNewDevice' | 'totp' | 'reset-password' | 'reset-success' | 'guest';
 
 /** What a visitor was buying when checkout or 'Buy in 1 click' asked them to log in: the guest form places it. */
 export interface PendingCheckout {
@@ -21,6 +21,8 @@ export interface AuthDialogState {
   email?: string;
   /** The reset token of a /reset-password link. */
   token?: string;
+  /** The second step's challenge the password step answered (issue 30: the authenticator app's code). */
+  challenge?: string;
   /** The purchase that opened the login dialog, carried to the guest form. */
   checkout?: PendingCheckout;
 }

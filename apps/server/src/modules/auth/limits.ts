@@ -37,8 +37,11 @@ export const AUTH_LIMITS = {
   secondStepFailuresPerAccount: { name: 'second-step-fail-account', limit: 15, windowSeconds: 15 * MINUTE },
   /** Wrong second-step codes for one account from one address. */
   secondStepFailuresPerPair: { name: 'second-step-fail-pair', limit: 8, windowSeconds: 15 * MINUTE },
-  /** Passkey sign-in ceremonies from one address. */
-  passkeyPerIp: { name: 'passkey-ip', limit: 60, windowSeconds: 15 * MINUTE },
+  /**
+   * Passkey sign-in ceremonies from one address: the login dialog asks for one each time it opens
+   * (the browser offers passkeys among the e-mail field's suggestions), so as generous as the checks.
+   */
+  passkeyPerIp: { name: 'passkey-ip', limit: 300, windowSeconds: 15 * MINUTE },
   /** Code and reset-token attempts from one address. */
   verifyPerIp: { name: 'verify-ip', limit: 60, windowSeconds: 15 * MINUTE },
 } as const satisfies Record<string, LimitRule>;

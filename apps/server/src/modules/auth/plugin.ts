@@ -6,12 +6,11 @@ import type { Mailer } from '../../platform/mailer.ts';
 import { Limits, limitsPlugin } from '../../platform/limits.ts';
 import type { UsersService } from '../users/ports.ts';
 import type { SecondFactors } from '../security/ports.ts';
-import type { Places, SellerKeys } from './service.ts';
 import { ensureAdmin } from './admin.ts';
 import { registerAuthentication } from './authenticate.ts';
 import { LoginThrottle } from './limits.ts';
 import { authRoutes } from './routes.ts';
-import { AuthService } from './service.ts';
+import { AuthService, type Places, type SellerKeys } from './service.ts';
 
 /**
  * Accounts on the root app: `app.auth`, `app.authenticate`, `app.requireAdmin` and `app.limits` (with every route's

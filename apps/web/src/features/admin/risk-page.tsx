@@ -21,7 +21,7 @@ const SIGNAL_TEXT: Record<RiskSignal, string> = {
   'many-copies': 'More than 2 copies of a title (order, or 30 days)',
   'new-buyer-total-60': 'Guest or account under 24 hours: total from €60',
   'new-buyer-total-150': 'Guest or account under 24 hours: total from €150',
-  'untrusted-sign-in': 'Password reset or sign-in from a new address in 72 hours',
+  'untrusted-sign-in': 'Password reset, new address or security change in 72 hours',
   'disposable-email': 'Disposable e-mail domain',
   'seller-cash-out': 'Buyer is, or shares an address or browser with, a line’s seller',
   'three-d-secure': '3-D Secure authenticated',

@@ -9,6 +9,9 @@ import type {
   ForgotPasswordRequest,
   LinkVerification,
   LoginAnswer,
+  PasskeyLoginRequest,
+  PasskeyOptions,
+  TotpLoginRequest,
   LoginRequest,
   MessageAnswer,
   RegisterRequest,
@@ -48,6 +51,13 @@ const verifyNewDevice = (email: string, code: string) =>
 
 const resendNewDeviceCode = (email: string) =>
   apiSend<MessageAnswer, EmailRequest>('POST', '/api/auth/resend-new-device-code', { email: normalizeEmail(email) });
+
+const loginWithTotp = (request: TotpLoginRequest) => apiSend<Session, TotpLoginRequest>('POST', '/api/auth/login/totp', request);
+
+/** The options of a passkey sign-in: a single-use challenge any of the store's passkeys may sign. */
+export const passkeyLoginOptions = () => apiSend<PasskeyOptions>('POST', '/api/auth/login/passkey/options');
+
+export const loginWithPasskey = (request: PasskeyLoginRequest) => apiSend<Session, PasskeyLoginRequest>('POST', '/api/auth/login/passkey', request);
 
 const forgotPassword = (email: string) =>
   apiSend<MessageAnswer, ForgotPasswordRequest>('POST', '/api/auth/forgot-password', { email: normalizeEmail(email) });
@@ -92,6 +102,10 @@ export function useVerifyNewDevice() {
 
 export function useResendNewDeviceCode() {
   return useMutation({ mutationFn: (email: string) => resendNewDeviceCode(email) });
+}
+
+export function useLoginWithTotp() {
+  return useMutation({ mutationFn: loginWithTotp });
 }
 
 export function useForgotPassword() {

@@ -9,6 +9,7 @@ import { NewDeviceDialog } from './new-device-dialog.tsx';
 import { ResetPasswordDialog } from './reset-password-dialog.tsx';
 import { ResetSuccess } from './reset-success.tsx';
 import { SignupDialog } from './signup-dialog.tsx';
+import { TotpDialog } from './totp-dialog.tsx';
 
 const TITLES: Record<AuthView, string> = {
   login: 'Login',
@@ -16,12 +17,13 @@ const TITLES: Record<AuthView, string> = {
   confirm: 'Confirm your email',
   forgot: 'Forgot password',
   verifyNewDevice: 'Verify new device',
+  totp: 'Two-step verification',
   'reset-password': 'Reset password',
   'reset-success': 'Password has changed Successful',
   guest: 'Continue as guest',
 };
 
-function DialogBody({ view, email, token, checkout }: AuthDialogState & { view: AuthView }) {
+function DialogBody({ view, email, token, checkout, challenge }: AuthDialogState & { view: AuthView }) {
   switch (view) {
     case 'login':
       return <LoginDialog email={email} checkout={checkout} />;
@@ -33,6 +35,9 @@ function DialogBody({ view, email, token, checkout }: AuthDialogState & { view: 
       return <ForgotDialog email={email} />;
     case 'verifyNewDevice':
       return <NewDeviceDialog email={email ?? ''} />;
+    case 'totp':
+      // Only a password step leads here, with its challenge; without one the sign-in starts again.
+      return challenge ? <TotpDialog email={email ?? ''} challenge={challenge} /> : <LoginDialog email={email} />;
     case 'reset-password':
       return <ResetPasswordDialog email={email} token={token} />;
     case 'reset-success':

@@ -11,6 +11,8 @@ interface CodeFormProps {
   verify: (code: string) => Promise<void>;
   /** A wrong code empties the boxes (new device) instead of only marking them (e-mail confirmation). */
   clearOnError?: boolean;
+  /** What the boxes are called to a screen reader. */
+  label?: string;
 }
 
 interface CodeValues {
@@ -18,7 +20,7 @@ interface CodeValues {
 }
 
 /** The six code boxes and Verify: the complete-code rule, then the server's verdict under the boxes. */
-export function CodeForm({ verify, clearOnError = false }: CodeFormProps) {
+export function CodeForm({ verify, clearOnError = false, label = 'Verification code' }: CodeFormProps) {
   const { control, handleSubmit, setError, clearErrors, setValue, setFocus, formState } = useForm<CodeValues>({
     defaultValues: { code: emptyCode() },
     reValidateMode: 'onSubmit',
@@ -50,7 +52,7 @@ export function CodeForm({ verify, clearOnError = false }: CodeFormProps) {
         render={({ field }) => (
           <CodeInput
             ref={field.ref}
-            label="Verification code"
+            label={label}
             value={field.value}
             onChange={(digits) => {
               field.onChange(digits);

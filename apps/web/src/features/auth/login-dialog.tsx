@@ -1,6 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { accountMessages, accountUiMessages, validationMessages } from '@keystore/contract/messages';
+import { securityMessages } from '@keystore/contract/security-rules';
+import type { Session } from '@keystore/contract';
 import { emailProblem, normalizeEmail } from '@keystore/contract/rules';
 import { byRule } from '../../lib/form-rules.ts';
 import { openAuthDialog, closeAuthDialog, type PendingCheckout } from '../../lib/auth-dialog.ts';
@@ -8,8 +10,16 @@ import { ApiError } from '../../lib/api.ts';
 import { signIn } from '../../lib/session.ts';
 import { showToast } from '../../ui/toasts.tsx';
 import { useLogin, useResendVerification } from './api.ts';
+import { cancelPasskeyRequest, passkeysSupported, signInWithPasskey } from './passkey-sign-in.ts';
 import { TextField } from './text-field.tsx';
 import styles from './auth-modal.module.css';
+
+/** Signs in with the session a passkey opened (none: the browser offered no passkey). */
+function signedInWithPasskey(session: Session | undefined): void {
+  if (!session) return;
+  signIn(session.token, session.user);
+  closeAuthDialog();
+}
 
 interface LoginValues {
   email: string;
@@ -32,7 +42,10 @@ export function LoginDialog({ email = '', checkout }: { email?: string; checkout
     setUnverified(null);
     try {
       const answer = await login.mutateAsync({ email, password });
-      if ('twoFactorRequired' in answer) return openAuthDialog('verifyNewDevice', { email: normalizeEmail(email) });
+      if ('twoFactorRequired' in answer) {
+        if (answer.method === 'totp' && answer.challenge) return openAuthDialog('totp', { email: normalizeEmail(email), challenge: answer.challenge });
+        return openAuthDialog('verifyNewDevice', { email: normalizeEmail(email) });
+      }
       signIn(answer.token, answer.user);
       closeAuthDialog();
     } catch (error) {
@@ -49,6 +62,29 @@ export function LoginDialog({ email = '', checkout }: { email?: string; checkout
       },
       onError: () => showToast(accountUiMessages.resendVerificationFailed, 'error'),
     });
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
+  const passkeys = passkeysSupported();
+  // Where the browser can, its passkeys are offered among the e-mail field's suggestions (conditional UI).
+  useEffect(() => {
+    if (!passkeys) return undefined;
+    signInWithPasskey({ autofill: true }).then(signedInWithPasskey, () => undefined);
+    return cancelPasskeyRequest;
+  }, [passkeys]);
+  const signInWithAPasskey = async () => {
+    setPasskeyError(null);
+    setPasskeyBusy(true);
+    try {
+      signedInWithPasskey(await signInWithPasskey());
+    } catch (error) {
+      // The person closed the browser's prompt: nothing to say.
+      if (error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError')) return;
+      setPasskeyError(error instanceof ApiError && error.fromServer ? error.message : securityMessages.passkeyRefused);
+    } finally {
+      setPasskeyBusy(false);
+    }
+  };
+
   // Still busy once sent: the code dialog is opening.
   const resending = resendVerification.isPending || resendVerification.isSuccess;
 
@@ -57,7 +93,7 @@ export function LoginDialog({ email = '', checkout }: { email?: string; checkout
       <TextField
         label="Email"
         type="email"
-        autoComplete="email"
+        autoComplete={passkeys ? 'email webauthn' : 'email'}
         registration={register('email', { validate: byRule(emailProblem) })}
         error={errors.email?.message}
       />
@@ -84,6 +120,18 @@ export function LoginDialog({ email = '', checkout }: { email?: string; checkout
       <button type="submit" className={styles.primary} disabled={isSubmitting}>
         {isSubmitting ? 'Logging in…' : 'Login'}
       </button>
+      {passkeys && (
+        <>
+          <button type="button" className={styles.secondary} disabled={passkeyBusy} onClick={() => void signInWithAPasskey()}>
+            {passkeyBusy ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
+          </button>
+          {passkeyError && (
+            <p className={`${styles.error} ${styles.center}`} role="alert">
+              {passkeyError}
+            </p>
+          )}
+        </>
+      )}
       <div className={styles.links}>
         <button type="button" className={styles.link} onClick={() => openAuthDialog('forgot', { email: getValues('email') })}>
           Forgot password?

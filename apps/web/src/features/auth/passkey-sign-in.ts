@@ -1,0 +1,31 @@
+import {
+  browserSupportsWebAuthn,
+  browserSupportsWebAuthnAutofill,
+  startAuthentication,
+  WebAuthnAbortService,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
+import type { Session } from '@keystore/contract';
+import { loginWithPasskey, passkeyLoginOptions } from './api.ts';
+
+/** Whether this browser can sign in with a passkey at all. */
+export function passkeysSupported(): boolean {
+  return browserSupportsWebAuthn();
+}
+
+/**
+ * A passkey sign-in (issue 30): the store's single-use challenge, the browser's passkey prompt, and the
+ * session the store answers. `autofill`: offered among the e-mail field's suggestions (conditional UI)
+ * instead of a prompt, where the browser can; resolves undefined where it cannot.
+ */
+export async function signInWithPasskey({ autofill = false }: { autofill?: boolean } = {}): Promise<Session | undefined> {
+  if (autofill && !(await browserSupportsWebAuthnAutofill())) return undefined;
+  const { challengeId, options } = await passkeyLoginOptions();
+  const credential = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON, useBrowserAutofill: autofill });
+  return loginWithPasskey({ challengeId, credential: credential as never });
+}
+
+/** Ends a waiting passkey request (the dialog closed): the browser stops offering it. */
+export function cancelPasskeyRequest(): void {
+  WebAuthnAbortService.cancelCeremony();
+}
