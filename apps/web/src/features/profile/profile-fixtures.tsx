@@ -8,9 +8,18 @@ import { AuthDialogProbe, json, stubApi, type ApiCall, type ApiRoutes } from '..
 import { Toasts } from '../../ui/toasts.tsx';
 import { ProfilePage } from './profile-page.tsx';
 
+/** The Security section's calls (issue 30): no second factor yet, this one device signed in. */
+export const securityStubs: ApiRoutes = {
+  'GET /api/auth/security': () => json(200, { totp: false, recoveryCodesLeft: 0, passkeys: [], secondFactorRequired: false }),
+  'GET /api/auth/sessions': () =>
+    json(200, [
+      { _id: 'session0000000001', createdAt: '2026-11-01T10:00:00.000Z', lastSeenAt: '2026-11-29T10:00:00.000Z', browser: 'Chrome 130', os: 'Windows 10', place: '198.51.100.x', current: true },
+    ]),
+};
+
 /** Stubs the API (see stubApi); the profile answers `testUser()` unless a route says otherwise. */
 export function stubProfileApi(routes: ApiRoutes = {}): ApiCall[] {
-  return stubApi({ 'GET /api/users/profile': () => json(200, testUser()), ...routes });
+  return stubApi({ 'GET /api/users/profile': () => json(200, testUser()), ...securityStubs, ...routes });
 }
 
 /** The profile page at /profile, with a home and a /login page to arrive at. */

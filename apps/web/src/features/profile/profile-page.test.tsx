@@ -8,7 +8,7 @@ import { STORAGE_KEYS } from '../../lib/storage-keys.ts';
 import { testHistoryEntry, testUser } from '../../test/contract-fixtures.ts';
 import { json, openAuthDialogView, resetTestState, restoringSession } from '../../test/fixtures.tsx';
 import { OrderHistory } from './order-history.tsx';
-import { renderProfile, stubProfileApi } from './profile-fixtures.tsx';
+import { renderProfile, securityStubs, stubProfileApi } from './profile-fixtures.tsx';
 
 afterEach(resetTestState);
 
@@ -24,7 +24,7 @@ describe('the profile page', () => {
   });
 
   it('shows a placeholder, not the visitor prompt, while the stored session is checked', async () => {
-    const answer = restoringSession();
+    const answer = restoringSession(securityStubs);
     renderProfile();
     expect(screen.getByText('Loading your profile')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Sign In' })).toBeNull();

@@ -12,6 +12,7 @@ import { OrderDetails } from './order-details.tsx';
 import { OrderHistory } from './order-history.tsx';
 import { PasswordForm } from './password-form.tsx';
 import { ProfileSkeleton } from './profile-skeleton.tsx';
+import { SecuritySection } from './security-section.tsx';
 import { useProfileRefresh } from './use-profile.ts';
 import controls from './controls.module.css';
 import styles from './profile-page.module.css';
@@ -98,6 +99,7 @@ function Profile({ user, token }: { user: User; token: string }) {
         <OrderHistory entries={user.purchaseHistory} onDetails={setOrderShown} />
         <div className={styles.settings}>
           <PasswordForm />
+          <SecuritySection token={token} />
           <DeleteAccount />
         </div>
       </div>

@@ -1,0 +1,53 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import type {
+  MessageAnswer,
+  PasskeyOptions,
+  PasskeyRegistrationRequest,
+  PasswordAndCodeRequest,
+  PasswordConfirmation,
+  RecoveryCodes,
+  RevokeOthersRequest,
+  SecurityOverview,
+  SignedInDevice,
+  TotpCodeRequest,
+  TotpSetup,
+} from '@keystore/contract';
+import { apiGet, apiSend } from '../../lib/api.ts';
+
+// The profile's Security section (issue 30): the second factors (/api/auth/security, totp, recovery
+// codes, passkeys) and the signed-in devices (/api/auth/sessions). Keyed by the session's token.
+
+export function securityQuery(token: string) {
+  return queryOptions({ queryKey: ['security', token], queryFn: () => apiGet<SecurityOverview>('/api/auth/security'), retry: false });
+}
+
+export function devicesQuery(token: string) {
+  return queryOptions({ queryKey: ['devices', token], queryFn: () => apiGet<SignedInDevice[]>('/api/auth/sessions'), retry: false });
+}
+
+/** A mutation that shows its change at once: the Security section's data is read again afterwards. */
+function useSecurityMutation<Answer, Variables>(mutationFn: (variables: Variables) => Promise<Answer>, key: 'security' | 'devices' = 'security') {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: [key] }) });
+}
+
+export const useTotpSetup = () => useMutation({ mutationFn: (body: PasswordConfirmation) => apiSend<TotpSetup, PasswordConfirmation>('POST', '/api/auth/totp/setup', body) });
+export const useEnableTotp = () => useSecurityMutation((body: TotpCodeRequest) => apiSend<RecoveryCodes, TotpCodeRequest>('POST', '/api/auth/totp/enable', body));
+export const useDisableTotp = () => useSecurityMutation((body: PasswordAndCodeRequest) => apiSend<MessageAnswer, PasswordAndCodeRequest>('POST', '/api/auth/totp/disable', body));
+export const useNewRecoveryCodes = () =>
+  useSecurityMutation((body: PasswordAndCodeRequest) => apiSend<RecoveryCodes, PasswordAndCodeRequest>('POST', '/api/auth/recovery-codes', body));
+
+/** Adds a passkey: the store's options (behind the password), the browser's passkey prompt, then the store keeps it under `name`. */
+export const useAddPasskey = () =>
+  useSecurityMutation(async ({ name, password }: { name: string; password: string }) => {
+    const { challengeId, options } = await apiSend<PasskeyOptions, PasswordConfirmation>('POST', '/api/auth/passkeys/options', { password });
+    const credential = await startRegistration({ optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON });
+    return apiSend<MessageAnswer, PasskeyRegistrationRequest>('POST', '/api/auth/passkeys', { challengeId, name, credential: credential as never });
+  });
+
+export const useRemovePasskey = () => useSecurityMutation((id: string) => apiSend<undefined>('DELETE', `/api/auth/passkeys/${encodeURIComponent(id)}`));
+
+export const useSignOutDevice = () => useSecurityMutation((id: string) => apiSend<undefined>('DELETE', `/api/auth/sessions/${encodeURIComponent(id)}`), 'devices');
+export const useSignOutOthers = () =>
+  useSecurityMutation((body: RevokeOthersRequest) => apiSend<MessageAnswer, RevokeOthersRequest>('POST', '/api/auth/sessions/revoke-others', body), 'devices');
