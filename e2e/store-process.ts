@@ -8,17 +8,20 @@ import path from 'node:path';
 import { freePort, serverNodeFlags } from '../scripts/server-process.ts';
 
 export interface StoreProcess {
-  /** `http://127.0.0.1:<port>`, also the store's PUBLIC_URL. */
+  /** `http://127.0.0.1:<port>` (or the host name asked for), also the store's PUBLIC_URL. */
   baseUrl: string;
   /** Stops the server and deletes its data directory. */
   stop(): Promise<void>;
 }
 
-/** Starts a store with `env` on top of the journeys' defaults and answers once it serves the catalogue. */
-export async function startStore(env: Record<string, string> = {}): Promise<StoreProcess> {
+/**
+ * Starts a store with `env` on top of the journeys' defaults and answers once it serves the catalogue.
+ * `hostName`: the name the browser uses for it; passkeys need a domain (`localhost`), not an address.
+ */
+export async function startStore(env: Record<string, string> = {}, { hostName = '127.0.0.1' }: { hostName?: string } = {}): Promise<StoreProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'keystore-e2e-'));
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = `http://${hostName}:${port}`;
   const server = spawn(process.execPath, [...serverNodeFlags({}), path.join(import.meta.dirname, '../apps/server/src/main.ts')], {
     env: {
       ...process.env,

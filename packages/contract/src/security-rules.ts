@@ -34,35 +34,8 @@ export const SECURITY_EVENTS = [
 ] as const;
 export type SecurityEvent = (typeof SECURITY_EVENTS)[number];
 
-export const securityMessages = {
-  secondStepTotp: 'Enter the 6-digit code from your authenticator app.',
-  setupRequired: 'Your role requires a second factor. Set up an authenticator app or a passkey to continue.',
-  codeRequired: 'Please enter the code from your authenticator app',
-  codeOrRecoveryRequired: 'Please enter a code or a recovery code',
-  codeWrong: 'Invalid code. Please try again.',
-  challengeExpired: 'This sign-in has expired. Please sign in again.',
-  challengeExhausted: 'Too many wrong codes. Please sign in again.',
-  passwordWrong: 'Your password is incorrect',
-  totpAlreadyOn: 'The authenticator app is already on',
-  totpNotOn: 'The authenticator app is not on',
-  totpSetupMissing: 'Start the set-up again: scan a new QR code',
-  totpEnabled: 'Authenticator app on. Keep your recovery codes somewhere safe.',
-  totpDisabled: 'Authenticator app off',
-  recoveryCodesRegenerated: 'New recovery codes made. The old ones no longer work.',
-  passkeyNotFound: 'Passkey not found',
-  passkeyRefused: 'That passkey could not be checked. Please try again.',
-  passkeyUnknown: 'This passkey is not registered with Keystore',
-  passkeyAdded: 'Passkey added',
-  passkeyRemoved: 'Passkey removed',
-  passkeyNameRequired: 'Please give the passkey a name',
-  passkeyNameTooLong: `A passkey name is at most ${PASSKEY_NAME_MAX_LENGTH} characters`,
-  tooManyPasskeys: `An account may have at most ${PASSKEYS_MAX} passkeys`,
-  sessionNotFound: 'Session not found',
-  sessionRevoked: 'Device signed out',
-  otherSessionsRevoked: 'Every other device signed out',
-  secondFactorRequiredForRole: 'Your role requires a second factor: set up an authenticator app or a passkey first',
-  lastFactorRequired: 'Your role requires a second factor: add another before removing this one',
-} as const;
+// The texts live with the other messages (messages.ts), which the dialogs and the profile load anyway.
+export { securityMessages } from './messages.ts';
 
 /** The subject of each security mail, by event. */
 export const securityEventTitles: Record<SecurityEvent, string> = {

@@ -66,7 +66,8 @@ const credentialJson = z.object({
   id: base64url(1400),
   rawId: base64url(1400),
   type: z.literal('public-key'),
-  response: z.record(z.string(), z.union([z.string().max(16_000), z.array(z.string().max(40)).max(10)])),
+  // The browser's fields: base64url texts, the key's algorithm (a COSE number) and the transports.
+  response: z.record(z.string().max(40), z.union([z.string().max(16_000), z.number().int(), z.array(z.string().max(40)).max(10)]), { error: s.passkeyRefused }),
   clientExtensionResults: z.record(z.string(), z.unknown()).optional().default({}),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
 });

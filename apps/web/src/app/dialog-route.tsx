@@ -22,9 +22,7 @@ export function DialogRoute({ view, children }: DialogRouteProps) {
   const token = params.get('token') ?? undefined;
 
   useEffect(() => {
-    // A security mail's "This wasn't me" (issue 30) is /reset-password with the e-mail and no token: it asks for a reset link.
-    if (view === 'reset-password' && !token) openAuthDialog('forgot', { email });
-    else openAuthDialog(view, view === 'reset-password' ? { email, token } : { email });
+    openAuthDialog(view, view === 'reset-password' ? { email, token } : { email });
   }, [view, email, token]);
 
   useEffect(() => {

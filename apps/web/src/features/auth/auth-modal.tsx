@@ -39,7 +39,8 @@ function DialogBody({ view, email, token, checkout, challenge }: AuthDialogState
       // Only a password step leads here, with its challenge; without one the sign-in starts again.
       return challenge ? <TotpDialog email={email ?? ''} challenge={challenge} /> : <LoginDialog email={email} />;
     case 'reset-password':
-      return <ResetPasswordDialog email={email} token={token} />;
+      // Without a token it is a security mail's "This wasn't me" (issue 30): the reset link is asked for first.
+      return token ? <ResetPasswordDialog email={email} token={token} /> : <ForgotDialog email={email} />;
     case 'reset-success':
       return <ResetSuccess email={email} />;
     case 'guest':

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { accountMessages, accountUiMessages, validationMessages } from '@keystore/contract/messages';
-import { securityMessages } from '@keystore/contract/security-rules';
+import { accountMessages, accountUiMessages, securityMessages, validationMessages } from '@keystore/contract/messages';
 import type { Session } from '@keystore/contract';
 import { emailProblem, normalizeEmail } from '@keystore/contract/rules';
 import { byRule } from '../../lib/form-rules.ts';

@@ -1,16 +1,15 @@
-import {
-  browserSupportsWebAuthn,
-  browserSupportsWebAuthnAutofill,
-  startAuthentication,
-  WebAuthnAbortService,
-  type PublicKeyCredentialRequestOptionsJSON,
-} from '@simplewebauthn/browser';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import type { Session } from '@keystore/contract';
 import { loginWithPasskey, passkeyLoginOptions } from './api.ts';
 
-/** Whether this browser can sign in with a passkey at all. */
+// The WebAuthn library loads when a passkey is first used (as the login dialog opens, for the
+// e-mail field's suggestions): each page's first chunk lists every chunk it may load, and a shared
+// chunk of it would be one more name there (docs/decisions/027).
+const webauthn = () => import('@simplewebauthn/browser');
+
+/** Whether this browser can sign in with a passkey at all (the check @simplewebauthn/browser makes). */
 export function passkeysSupported(): boolean {
-  return browserSupportsWebAuthn();
+  return typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
 }
 
 /**
@@ -19,6 +18,7 @@ export function passkeysSupported(): boolean {
  * instead of a prompt, where the browser can; resolves undefined where it cannot.
  */
 export async function signInWithPasskey({ autofill = false }: { autofill?: boolean } = {}): Promise<Session | undefined> {
+  const { browserSupportsWebAuthnAutofill, startAuthentication } = await webauthn();
   if (autofill && !(await browserSupportsWebAuthnAutofill())) return undefined;
   const { challengeId, options } = await passkeyLoginOptions();
   const credential = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON, useBrowserAutofill: autofill });
@@ -27,5 +27,5 @@ export async function signInWithPasskey({ autofill = false }: { autofill?: boole
 
 /** Ends a waiting passkey request (the dialog closed): the browser stops offering it. */
 export function cancelPasskeyRequest(): void {
-  WebAuthnAbortService.cancelCeremony();
+  void webauthn().then(({ WebAuthnAbortService }) => WebAuthnAbortService.cancelCeremony());
 }

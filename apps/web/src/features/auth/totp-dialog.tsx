@@ -1,6 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { accountUiMessages } from '@keystore/contract/messages';
-import { securityMessages } from '@keystore/contract/security-rules';
+import { accountUiMessages, securityMessages } from '@keystore/contract/messages';
 import { ApiError, messageOf } from '../../lib/api.ts';
 import { closeAuthDialog, openAuthDialog } from '../../lib/auth-dialog.ts';
 import { signIn } from '../../lib/session.ts';

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import type {
   MessageAnswer,
   PasskeyOptions,
@@ -42,6 +42,7 @@ export const useNewRecoveryCodes = () =>
 export const useAddPasskey = () =>
   useSecurityMutation(async ({ name, password }: { name: string; password: string }) => {
     const { challengeId, options } = await apiSend<PasskeyOptions, PasswordConfirmation>('POST', '/api/auth/passkeys/options', { password });
+    const { startRegistration } = await import('@simplewebauthn/browser');
     const credential = await startRegistration({ optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON });
     return apiSend<MessageAnswer, PasskeyRegistrationRequest>('POST', '/api/auth/passkeys', { challengeId, name, credential: credential as never });
   });

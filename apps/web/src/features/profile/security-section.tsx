@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Passkey, RecoveryCodes, SignedInDevice, TotpSetup } from '@keystore/contract';
-import { PASSKEY_NAME_MAX_LENGTH, securityMessages } from '@keystore/contract/security-rules';
+import { securityMessages } from '@keystore/contract/messages';
 import { messageOf } from '../../lib/api.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { showToast } from '../../ui/toasts.tsx';
@@ -296,7 +296,7 @@ function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
           <label htmlFor={nameId} className={controls.label}>
             Name
           </label>
-          <input id={nameId} className={controls.input} value={name} maxLength={PASSKEY_NAME_MAX_LENGTH} onChange={(event) => setName(event.target.value)} />
+          <input id={nameId} className={controls.input} value={name} onChange={(event) => setName(event.target.value)} />
         </div>
         <PasswordField label="Your password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
         <p className={controls.error} role="alert">
