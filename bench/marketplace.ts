@@ -55,6 +55,9 @@ interface BenchSeller {
 }
 
 /** The three declared sellers of one game, set up over HTTP as a seller does it; the owner approves them (hold 0 days). */
+/** The password of every account the bench makes (a webhook is registered with the password typed again, issue 30). */
+const BENCH_PASSWORD = 'BenchPass1';
+
 async function declaredSellers(servers: BenchServer[], gameId: string, tokens: { admin: string; owners: string[] }): Promise<BenchSeller[]> {
   const [house] = (await (await fetch(`${servers[0]!.base}/api/games/${gameId}/offers`)).json()) as GameOffer[];
   const goodNet = Math.floor((house!.price * 100 - 10) / 1.1) / 100;
@@ -71,7 +74,7 @@ async function declaredSellers(servers: BenchServer[], gameId: string, tokens: {
     const { seller } = await call<{ seller: Seller }>(base, token, 'POST', '/api/sellers', { name: `Bench ${behaviour} seller`, contactEmail: 'bench@example.com', country: 'NL' });
     await call(base, tokens.admin, 'PATCH', `/api/admin/sellers/${seller._id}`, { status: 'active', holdDays: 0 });
     const { offer } = await call<{ offer: Offer }>(base, token, 'POST', '/api/seller/offers', { gameId, netPrice: Number(net.toFixed(2)) });
-    fake.secret = (await call<{ secret: string }>(base, token, 'PUT', '/api/seller/webhook', { url: fake.url })).secret;
+    fake.secret = (await call<{ secret: string }>(base, token, 'PUT', '/api/seller/webhook', { url: fake.url, password: BENCH_PASSWORD })).secret;
     await call(base, token, 'PATCH', `/api/seller/offers/${offer._id}`, { delivery: 'declared', declaredStock: stock });
     sellers.push({ behaviour, fake, offerId: offer._id, token });
   }
@@ -176,7 +179,7 @@ export async function marketplaceFigures(): Promise<Figure[]> {
     const config = loadConfig({ DATA_DIR: '/tmp/keystore-bench-marketplace-unused', ...BENCH_SECRETS });
     const users = new UsersService(database, config);
     const sessions = new SessionService(database, BENCH_SECRETS.JWT_SECRET);
-    const passwordHash = await hashPassword('BenchPass1');
+    const passwordHash = await hashPassword(BENCH_PASSWORD);
     const person = async (n: number, role: 'customer' | 'admin' = 'customer') => {
       const user = await users.create({ username: `Market_${n}`, email: `market.buyer.${n}@gmail.com`, passwordHash, role, verified: true });
       return sessions.open(user.id, { ip: '127.0.0.1', userAgent: 'bench' });

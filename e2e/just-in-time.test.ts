@@ -68,7 +68,7 @@ describe('a seller fails, the buyer still gets a working key', () => {
     // Both sellers at one price, half the house's: the failing one, older, is chosen first.
     const netCents = Math.floor(game.price * 50);
     const declared = await sellerWithOffer(failing, `Failing Keys ${suffix}`, netCents);
-    const hook = await call<{ secret: string }>(store.baseUrl, 'PUT', '/api/seller/webhook', { url: fake.url }, failing.token);
+    const hook = await call<{ secret: string }>(store.baseUrl, 'PUT', '/api/seller/webhook', { url: fake.url, password: failing.password }, failing.token);
     fake.secret = hook.body.secret;
     expect((await call(store.baseUrl, 'PATCH', `/api/seller/offers/${declared.offer._id}`, { delivery: 'declared', declaredStock: 5 }, failing.token)).status).toBe(200);
     const uploaded = await sellerWithOffer(backup, backupName, netCents);

@@ -245,8 +245,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(supportRoutes, { support });
   await app.register(notificationsRoutes, { notifications });
   await app.register(newsRoutes, { news });
-  await app.register(sellerRoutes, { sellers, ledger, accounts });
-  await app.register(offerRoutes, { sellers, offers });
+  await app.register(sellerRoutes, { sellers, ledger, accounts, identity: security });
+  await app.register(offerRoutes, { sellers, offers, identity: security });
   await app.register(claimRoutes, { claims, sellers, users });
   // The back office (decision 023): composed from the modules that own the data.
   await app.register(adminAuditRoutes, { database });

@@ -116,6 +116,8 @@ const currentPasswordField = safeText(m.currentPasswordRequired).min(1, m.curren
 export const changePasswordRequestSchema = z.object({
   currentPassword: currentPasswordField,
   newPassword: ruled(newPasswordProblem, m.newPasswordRequired),
+  /** Also delete the account's seller API keys (issue 30): a thief who had the password may have made one. */
+  revokeApiKeys: z.boolean().optional(),
 });
 export type ChangePasswordRequest = z.input<typeof changePasswordRequestSchema>;
 

@@ -215,6 +215,7 @@ export const securityMessages = {
   passkeyNameTooLong: 'A passkey name is at most 60 characters',
   tooManyPasskeys: 'An account may have at most 10 passkeys',
   sessionNotFound: 'Session not found',
+  sessionRequiredForChange: 'Sign in on the website to do this: an API key cannot',
   sessionRevoked: 'Device signed out',
   otherSessionsRevoked: 'Every other device signed out',
   secondFactorRequiredForRole: 'Your role requires a second factor: set up an authenticator app or a passkey first',

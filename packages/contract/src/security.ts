@@ -20,6 +20,13 @@ const recoveryCode = safeText(s.codeOrRecoveryRequired)
 const challengeId = safeText(s.challengeExpired).regex(/^[A-Za-z0-9_-]{16,100}$/, s.challengeExpired);
 
 export const passwordConfirmationSchema = z.object({ password: typedPassword });
+/**
+ * Who is asking, proved again before a change that outlives the session (a seller's API key, its
+ * webhook): the password, and the authenticator app's code when the account has the app on.
+ */
+export const identityConfirmationFields = { password: typedPassword, code: totpCode.optional() };
+export const identityConfirmationSchema = z.object(identityConfirmationFields);
+export type IdentityConfirmation = z.input<typeof identityConfirmationSchema>;
 export type PasswordConfirmation = z.input<typeof passwordConfirmationSchema>;
 
 export const totpSetupSchema = z.object({ secret: z.string(), otpauthUri: z.string(), qrSvg: z.string() }).meta({ id: 'TotpSetup' });

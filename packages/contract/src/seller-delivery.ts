@@ -1,6 +1,7 @@
 // Requests and answers of sellers who hand over keys just in time (issue 24): the seller's signed webhook,
 // its reservations and their attempts, the score; the rules, figures and texts are in seller-delivery-rules.ts.
 import { z } from 'zod';
+import { identityConfirmationFields } from './security.ts';
 import { DECLARED_STOCK_MAX, OFFER_DELIVERIES } from './seller-rules.ts';
 import { RESERVATION_STATES, sellerDeliveryMessages, WEBHOOK_TYPES, webhookUrlProblem } from './seller-delivery-rules.ts';
 
@@ -13,7 +14,10 @@ export const webhookRequestSchema = z.object({
       const problem = webhookUrlProblem(value);
       if (problem) context.addIssue({ code: 'custom', message: problem });
     }),
+  // The password (and authenticator code) typed again (issue 30): a stolen session cannot redirect the store's calls.
+  ...identityConfirmationFields,
 });
+export type WebhookRequest = z.input<typeof webhookRequestSchema>;
 /** The signing secret is in the answer once: to the first registration and to a rotation. */
 export const webhookAnswerSchema = z
   .object({ url: z.string(), secret: z.string().optional(), createdAt: z.string().optional() })

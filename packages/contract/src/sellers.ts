@@ -1,6 +1,7 @@
 // Requests and answers of the marketplace (issue 23): /api/sellers, /api/seller/*, a game's offers, and the
 // back office's sellers, payouts and ledger. Money in answers is euro with two decimals, as everywhere.
 import { z } from 'zod';
+import { identityConfirmationFields } from './security.ts';
 import { MAX_SEARCH_LENGTH, ORDER_CURRENCY } from './constants.ts';
 import { idField, safeText } from './fields.ts';
 import { SCORE_FLOOR_MESSAGE as scoreFloorInvalid } from './seller-delivery-rules.ts';
@@ -95,9 +96,12 @@ export const sellerAnswerSchema = z.object({ seller: sellerSchema }).meta({ id: 
 
 // --- API keys ------------------------------------------------------------------------------------
 
+/** A new API key: its name, and the password (and authenticator code) typed again (issue 30). */
 export const apiKeyRequestSchema = z.object({
   name: safeText(m.apiKeyNameInvalid).trim().superRefine(byRule(apiKeyNameProblem)),
+  ...identityConfirmationFields,
 });
+export type ApiKeyRequest = z.input<typeof apiKeyRequestSchema>;
 /** The key itself is in this answer only, once. */
 export const createdApiKeySchema = z.object({ _id: z.string(), name: z.string(), key: z.string() }).meta({ id: 'CreatedApiKey' });
 export const apiKeySchema = z

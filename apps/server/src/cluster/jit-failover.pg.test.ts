@@ -25,6 +25,7 @@ import {
   startInstance,
   type Instance,
   type OwnPostgres,
+  CUSTOMER_PASSWORD,
 } from '../test/cluster-kit.ts';
 
 /** Deadlines shortened so that a run takes seconds: a slow seller's line fails after 3 × 1.5 s + 2 × 0.2 s. */
@@ -82,7 +83,7 @@ async function declaredMarket(databaseUrl: string, database: Database, [a, b]: I
     const { seller } = await call<{ seller: Seller }>(one, owner.headers, 'POST', '/api/sellers', { name: `Just In Time ${offset} ${behaviour}`, contactEmail: 'jit@example.com', country: 'NL' });
     await call(other, admin!.headers, 'PATCH', `/api/admin/sellers/${seller._id}`, { status: 'active', holdDays: 0 });
     const { offer } = await call<{ offer: Offer }>(one, owner.headers, 'POST', '/api/seller/offers', { gameId, netPrice: Number(net.toFixed(2)) });
-    const hook = await call<{ url: string; secret: string }>(other, owner.headers, 'PUT', '/api/seller/webhook', { url: fake.url });
+    const hook = await call<{ url: string; secret: string }>(other, owner.headers, 'PUT', '/api/seller/webhook', { url: fake.url, password: CUSTOMER_PASSWORD });
     fake.secret = hook.secret;
     await call(one, owner.headers, 'PATCH', `/api/seller/offers/${offer._id}`, { delivery: 'declared', declaredStock: stock });
     sellers.push({ behaviour, fake, offerId: offer._id, headers: owner.headers });

@@ -217,6 +217,9 @@ export async function ownPostgres(): Promise<OwnPostgres> {
   };
 }
 
+/** The password of every customer `customersIn` makes. */
+export const CUSTOMER_PASSWORD = 'Secret123';
+
 /**
  * `count` verified customers with open sessions, written straight to the database (signing up 50
  * people over HTTP would only meet the sign-up rate limits); their tokens work on every instance.
@@ -228,7 +231,7 @@ export async function customersIn(databaseUrl: string, count: number): Promise<A
     cleanup();
     const users = new UsersService(database, config);
     const sessions = new SessionService(database, CLUSTER_SECRETS.JWT_SECRET);
-    const passwordHash = await hashPassword('Secret123');
+    const passwordHash = await hashPassword(CUSTOMER_PASSWORD);
     return await Promise.all(
       Array.from({ length: count }, async (_, n) => {
         const tag = `${process.pid.toString(36)}${n}${Math.random().toString(36).slice(2, 6)}`;

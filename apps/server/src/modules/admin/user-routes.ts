@@ -98,7 +98,8 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ users: UsersService; auth:
         // Ended on every instance at once: sessions are rows, and every request reads its row and the
         // block; open notification streams are told through PostgreSQL and end too.
         if (blocked) {
-          await auth.endSessions(id);
+          // The account's seller API keys too (issue 30): a block leaves no way in.
+          await auth.shutOut(id);
           await notifications.sessionsEnded(id);
         }
         if ((before.blockedAt !== null) !== blocked) {

@@ -332,13 +332,27 @@ export class AuthService {
   }
 
   /**
+   * Signs the account out everywhere and deletes its seller API keys (a block: nothing of the
+   * account's may work on, not even a system's key). Answers how many API keys there were.
+   */
+  async shutOut(userId: string): Promise<number> {
+    await this.endSessions(userId);
+    return (await this.sellerKeys?.revokeAllOf(userId)) ?? 0;
+  }
+
+  /**
    * Signs every other device out, and deletes the seller's API keys when asked: the way back for an
    * owner who fears someone else is signed in.
    */
   async signOutEverywhereElse(userId: string, sessionId: string, device: Device, { revokeApiKeys }: { revokeApiKeys: boolean }): Promise<void> {
     await this.endSessions(userId, { except: sessionId });
-    if (revokeApiKeys && this.sellerKeys && (await this.sellerKeys.revokeAllOf(userId)) > 0) await this.factors.recordNow(userId, 'api-key-deleted', device);
+    if (revokeApiKeys) await this.revokeSellerKeys(userId, device);
     await this.factors.recordNow(userId, 'sessions-revoked', device);
+  }
+
+  /** Deletes the account's seller API keys, asked by its owner (a sign-out everywhere, a password change); the owner is told. */
+  async revokeSellerKeys(userId: string, device: Device): Promise<void> {
+    if (this.sellerKeys && (await this.sellerKeys.revokeAllOf(userId)) > 0) await this.factors.recordNow(userId, 'api-key-deleted', device);
   }
 
   /** Where a session's address is, as the list of devices shows it: the GeoIP place, else the address masked. */

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimMessages, type Claim, type LedgerBalance, type Offer, type Purchase, type Seller } from '@keystore/contract';
 import { queryRows } from '../../db/client.ts';
-import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
+import { BUYER_PASSWORD, ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 import { startFakeSeller, type FakeSeller } from '../offers/test-kit.ts';
 
 describe('claims', () => {
@@ -143,7 +143,7 @@ describe('claims', () => {
     const applied = await call<{ seller: Seller }>(user, 'POST', '/api/sellers', { name: 'Claim JIT', contactEmail: 'jit@example.com', country: 'CZ' });
     await call(admin, 'PATCH', `/api/admin/sellers/${applied.body.seller._id}`, { status: 'active', holdDays: 0 });
     const offer = (await call<{ offer: Offer }>(user, 'POST', '/api/seller/offers', { gameId: game, netPrice: 4 })).body.offer;
-    fake.secret = (await call<{ secret: string }>(user, 'PUT', '/api/seller/webhook', { url: fake.url })).body.secret;
+    fake.secret = (await call<{ secret: string }>(user, 'PUT', '/api/seller/webhook', { url: fake.url, password: BUYER_PASSWORD })).body.secret;
     await call(user, 'PATCH', `/api/seller/offers/${offer._id}`, { delivery: 'declared', declaredStock: 5 });
     const { buyer, purchase, key } = await boughtAndRevealed(game);
     const claim = (await call<{ claim: Claim }>(buyer, 'POST', `/api/purchases/${purchase._id}/claim`, { reason: 'already-redeemed' })).body.claim;

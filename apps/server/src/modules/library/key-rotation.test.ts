@@ -7,7 +7,7 @@ import type { Purchase } from '@keystore/contract';
 import { queryRows, type Database } from '../../db/client.ts';
 import { KeyRing } from '../../platform/key-ring.ts';
 import { buildTestApp, freshDatabase, type TestApp } from '../../test/helper.ts';
-import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
+import { BUYER_PASSWORD, ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 import { KeyVault } from './key-vault.ts';
 import { reencryptKeys } from './reencrypt.ts';
 import { sealedShelfKeys } from '../offers/shelf.ts';
@@ -61,7 +61,7 @@ beforeAll(async () => {
   sellerOffer = offer.json<{ offer: { _id: string } }>().offer._id;
   const uploaded = await before.app.inject({ method: 'POST', url: `/api/seller/offers/${sellerOffer}/keys`, headers: seller.headers, payload: { keys: [SELLER_SERIAL] } });
   // Its webhook's signing secret is sealed under the old key as well (issue 24).
-  const hook = await before.app.inject({ method: 'PUT', url: '/api/seller/webhook', headers: seller.headers, payload: { url: 'http://127.0.0.1:9/hook' } });
+  const hook = await before.app.inject({ method: 'PUT', url: '/api/seller/webhook', headers: seller.headers, payload: { url: 'http://127.0.0.1:9/hook', password: BUYER_PASSWORD } });
   webhookSecret = hook.json<{ secret: string }>().secret;
   expect(uploaded.json()).toEqual({ added: 1, duplicates: 0, invalid: 0 });
 });

@@ -7,9 +7,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sellerDeliveryMessages, type GameOffer, type LedgerBalance, type Offer, type Reservation, type Seller } from '@keystore/contract';
+import { securityMessages, sellerDeliveryMessages, type GameOffer, type LedgerBalance, type Offer, type Reservation, type Seller } from '@keystore/contract';
 import { queryRows } from '../../db/client.ts';
-import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
+import { BUYER_PASSWORD, ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 import { signatureHeader, verifySignature } from './signature.ts';
 import { startFakeSeller, type FakeBehaviour, type FakeSeller } from './test-kit.ts';
 import { refusedAddress, WebhookClient } from './webhook-client.ts';
@@ -87,7 +87,7 @@ describe('declared stock', () => {
     const applied = await call<{ seller: Seller }>(user, 'POST', '/api/sellers', { name, contactEmail: 'jit@example.com', country: 'NL' });
     expect((await call(admin, 'PATCH', `/api/admin/sellers/${applied.body.seller._id}`, { status: 'active', holdDays: 0 })).status).toBe(200);
     const offer = (await call<{ offer: Offer }>(user, 'POST', '/api/seller/offers', { gameId: game, netPrice: net })).body.offer;
-    const hook = await call<{ url: string; secret: string }>(user, 'PUT', '/api/seller/webhook', { url: fake.url });
+    const hook = await call<{ url: string; secret: string }>(user, 'PUT', '/api/seller/webhook', { url: fake.url, password: BUYER_PASSWORD });
     expect(hook.status).toBe(200);
     fake.secret = hook.body.secret;
     const declared = await call<{ offer: Offer }>(user, 'PATCH', `/api/seller/offers/${offer._id}`, { delivery: 'declared', declaredStock: stock });
@@ -131,17 +131,21 @@ describe('declared stock', () => {
     expect((await call(user, 'POST', '/api/seller/offers', { gameId: await t.gameWithStock(3, 19), netPrice: 3, delivery: 'declared', declaredStock: 3 })).body).toEqual({
       error: sellerDeliveryMessages.declaredNeedsWebhook,
     });
-    expect((await call(user, 'PUT', '/api/seller/webhook', { url: 'ftp://example.com/x' })).body).toEqual({ error: sellerDeliveryMessages.webhookUrlInvalid });
-    expect((await call(user, 'PUT', '/api/seller/webhook', { url: 'https://user:pw@example.com/x' })).status).toBe(400);
-    for (const url of ['http://a:b', 'https://%', 'https://a:99999']) expect((await call(user, 'PUT', '/api/seller/webhook', { url })).body, url).toEqual({ error: sellerDeliveryMessages.webhookUrlInvalid });
-    const first = await call<{ url: string; secret: string }>(user, 'PUT', '/api/seller/webhook', { url: fake.url });
+    expect((await call(user, 'PUT', '/api/seller/webhook', { url: 'ftp://example.com/x', password: BUYER_PASSWORD })).body).toEqual({ error: sellerDeliveryMessages.webhookUrlInvalid });
+    expect((await call(user, 'PUT', '/api/seller/webhook', { url: 'https://user:pw@example.com/x', password: BUYER_PASSWORD })).status).toBe(400);
+    for (const url of ['http://a:b', 'https://%', 'https://a:99999']) expect((await call(user, 'PUT', '/api/seller/webhook', { url, password: BUYER_PASSWORD })).body, url).toEqual({ error: sellerDeliveryMessages.webhookUrlInvalid });
+    const first = await call<{ url: string; secret: string }>(user, 'PUT', '/api/seller/webhook', { url: fake.url, password: BUYER_PASSWORD });
     expect(first.body.secret).toMatch(/^whsec_/);
     fake.secret = first.body.secret;
-    const again = await call<{ url: string; secret?: string }>(user, 'PUT', '/api/seller/webhook', { url: `${fake.url}?v=2` });
+    // A change asks for the password again (issue 30): without it, or with a wrong one, nothing changes.
+    expect((await call(user, 'PUT', '/api/seller/webhook', { url: 'https://elsewhere.example/hook' })).status).toBe(400);
+    expect((await call(user, 'PUT', '/api/seller/webhook', { url: 'https://elsewhere.example/hook', password: 'Wrong-pass1' })).body).toEqual({ error: securityMessages.passwordWrong });
+    expect((await call(user, 'POST', '/api/seller/webhook/rotate-secret', {})).status).toBe(400);
+    const again = await call<{ url: string; secret?: string }>(user, 'PUT', '/api/seller/webhook', { url: `${fake.url}?v=2`, password: BUYER_PASSWORD });
     expect(again.body).toEqual({ url: `${fake.url}?v=2` });
     expect((await call<{ ok: boolean }>(user, 'POST', '/api/seller/webhook/test')).body).toMatchObject({ ok: true, status: 200 });
     expect(fake.callsOf('ping').at(-1)!.signed).toBe(true);
-    const rotated = await call<{ secret: string }>(user, 'POST', '/api/seller/webhook/rotate-secret');
+    const rotated = await call<{ secret: string }>(user, 'POST', '/api/seller/webhook/rotate-secret', { password: BUYER_PASSWORD });
     expect(rotated.body.secret).not.toBe(fake.secret);
     // Signed with the new secret from now on: the old one no longer verifies it.
     expect((await call<{ ok: boolean; status: number }>(user, 'POST', '/api/seller/webhook/test')).body).toMatchObject({ ok: false, status: 401 });
@@ -153,7 +157,7 @@ describe('declared stock', () => {
     expect(declared.status).toBe(201);
     expect(declared.body.offer).toMatchObject({ delivery: 'declared', declaredStock: 4, stock: 4 });
     // Another customer has no seller, and a seller's webhook is its own.
-    expect((await call(await t.buyer(), 'PUT', '/api/seller/webhook', { url: fake.url })).status).toBe(404);
+    expect((await call(await t.buyer(), 'PUT', '/api/seller/webhook', { url: fake.url, password: BUYER_PASSWORD })).status).toBe(404);
     expect((await call(undefined, 'GET', '/api/seller/reservations')).status).toBe(401);
   });
 

@@ -7,6 +7,7 @@ import {
   gameOfferListSchema,
   reservationPageSchema,
   sellerPageQuerySchema,
+  identityConfirmationSchema,
   webhookAnswerSchema,
   webhookPingSchema,
   webhookRequestSchema,
@@ -25,16 +26,17 @@ import {
   sellerMessages,
 } from '@keystore/contract';
 import { z } from 'zod';
-import { perAddress } from '../../platform/limits.ts';
+import { perAddress, perUser } from '../../platform/limits.ts';
 import { NO_AUTH } from '../../platform/openapi.ts';
-import { SELLER_API, sellerGuards, type SellersService } from '../sellers/ports.ts';
+import { confirmedIdentity, IDENTITY_GUESSES, SELLER_API, sellerGuards, type SellersService } from '../sellers/ports.ts';
+import type { IdentityChecks } from '../security/ports.ts';
 import type { OffersService } from './service.ts';
 
 const security: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { sellerApiKey: [] }];
 const tags = ['sellers'];
 const denied = { 401: errorSchema, 403: errorSchema, 404: errorSchema };
 
-export const offerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; offers: OffersService }> = async (app, { sellers, offers }) => {
+export const offerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; offers: OffersService; identity: IdentityChecks }> = async (app, { sellers, offers, identity }) => {
   const { asSeller, asActiveSeller } = sellerGuards(app, sellers);
   const config = { limits: [perAddress(SELLER_API)] };
   const headers = sellerApiHeadersSchema;
@@ -170,32 +172,52 @@ export const offerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; offer
     async (request) => offers.declared.webhook(request.seller),
   );
 
+  const confirmed = { limits: [perAddress(SELLER_API), perUser(IDENTITY_GUESSES)] };
   app.put(
     '/api/seller/webhook',
     {
       onRequest: asActiveSeller,
-      config,
+      config: confirmed,
       schema: {
         operationId: 'setSellerWebhook',
         tags,
-        summary: 'Registers the endpoint the store calls for declared stock; the signing secret is answered on the first registration only',
+        summary:
+          'Registers the endpoint the store calls for declared stock (signed in, the password and the authenticator code typed again); the signing secret is answered on the first registration only',
         security,
         headers,
         body: webhookRequestSchema,
         response: { 200: webhookAnswerSchema, 400: errorSchema, ...denied },
       },
     },
-    async (request) => offers.declared.setWebhook(request.seller, request.body.url),
+    async (request) => {
+      const origin = await confirmedIdentity(identity, request, request.body);
+      const answer = await offers.declared.setWebhook(request.seller, request.body.url);
+      await identity.recordNow(origin.userId, 'webhook-changed', origin);
+      return answer;
+    },
   );
 
   app.post(
     '/api/seller/webhook/rotate-secret',
     {
       onRequest: asActiveSeller,
-      config,
-      schema: { operationId: 'rotateSellerWebhookSecret', tags, summary: 'A new signing secret: every call from now on is signed with it', security, headers, response: { 200: webhookSecretSchema, 409: errorSchema, ...denied } },
+      config: confirmed,
+      schema: {
+        operationId: 'rotateSellerWebhookSecret',
+        tags,
+        summary: 'A new signing secret (signed in, the password and the authenticator code typed again): every call from now on is signed with it',
+        security,
+        headers,
+        body: identityConfirmationSchema,
+        response: { 200: webhookSecretSchema, 400: errorSchema, 409: errorSchema, ...denied },
+      },
     },
-    async (request) => offers.declared.rotateSecret(request.seller),
+    async (request) => {
+      const origin = await confirmedIdentity(identity, request, request.body);
+      const answer = await offers.declared.rotateSecret(request.seller);
+      await identity.recordNow(origin.userId, 'webhook-secret-rotated', origin);
+      return answer;
+    },
   );
 
   app.post(

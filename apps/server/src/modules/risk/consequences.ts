@@ -13,7 +13,7 @@ import type { UsersService } from '../users/ports.ts';
 
 export interface FraudConsequencesDeps {
   users: Pick<UsersService, 'setBlocked'>;
-  auth: Pick<AuthService, 'endSessions'>;
+  auth: Pick<AuthService, 'shutOut'>;
   notifications: Pick<NotificationsService, 'sessionsEnded'>;
   sellers: Pick<SellersService, 'ofUser' | 'adminPatch'>;
   log: FastifyBaseLogger;
@@ -23,7 +23,7 @@ export function subscribeFraudConsequences(events: StoreEventBus, deps: FraudCon
   events.on('fraud-proved', async ({ orderId, userId }) => {
     if (!userId) return;
     await deps.users.setBlocked(userId, true);
-    await deps.auth.endSessions(userId);
+    await deps.auth.shutOut(userId);
     await deps.notifications.sessionsEnded(userId);
     const seller = await deps.sellers.ofUser(userId).catch((error: unknown) => {
       if (error instanceof NotFound) return undefined;

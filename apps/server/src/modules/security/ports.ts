@@ -10,3 +10,6 @@ export type SecondFactors = Pick<
   SecurityService,
   'factorsOf' | 'openChallenge' | 'challengeHolder' | 'passTotp' | 'passkeyLoginOptions' | 'passPasskeyLogin' | 'recordNow'
 >;
+
+/** What a module asks before a change that outlives the session, and how it tells the owner of one. */
+export type IdentityChecks = Pick<SecurityService, 'confirmIdentity' | 'recordNow'>;

@@ -338,6 +338,18 @@ export class SecurityService {
     return user;
   }
 
+  /**
+   * Proves the caller again before a change that outlives the session (a seller's API key, its
+   * webhook): the password, and a current code of the authenticator app when it is on.
+   */
+  async confirmIdentity(userId: string, { password, code }: { password: string; code?: string | undefined }): Promise<void> {
+    await this.confirmPassword(userId, password);
+    const { totp } = await store.factorsOf(this.db, userId);
+    if (!totp) return;
+    if (code === undefined) throw new Invalid(m.codeRequired);
+    if (!(await this.checkCode(userId, code))) throw new Invalid(m.codeWrong);
+  }
+
   /** The account after its password was typed again; refused with the profile's message when wrong. */
   async confirmPassword(userId: string, password: string) {
     const user = await this.users.findById(userId);

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyerPriceCents, commissionCents, sellerMessages, type GameOffer, type LedgerBalance, type Offer, type Payout, type Seller } from '@keystore/contract';
 import { queryRows } from '../../db/client.ts';
-import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
+import { BUYER_PASSWORD, ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 
 describe('the commission rule', () => {
   it('is a percent of the net price rounded half up to the cent, plus the fixed part', () => {
@@ -234,7 +234,7 @@ describe('the marketplace', () => {
   it('takes a suspended seller out of the store at once and refuses its API key', async () => {
     const game = await t.gameWithStock(0, 4);
     const seller = await activeSeller('Suspended Keys', game, 3, ['SUSP-0001-AAAA']);
-    const key = (await call<{ key: string }>(seller.user, 'POST', '/api/seller/api-keys', { name: 'erp' })).body.key;
+    const key = (await call<{ key: string }>(seller.user, 'POST', '/api/seller/api-keys', { name: 'erp', password: BUYER_PASSWORD })).body.key;
     expect((await call<Seller>({ 'x-api-key': key }, 'GET', '/api/seller')).body.name).toBe('Suspended Keys');
     expect((await call<Array<{ name: string }>>(seller.user, 'GET', '/api/seller/api-keys')).body).toEqual([expect.objectContaining({ name: 'erp', lastUsedAt: expect.any(String) })]);
     expect(JSON.stringify((await call(seller.user, 'GET', '/api/seller/api-keys')).body)).not.toContain(key);

@@ -18,12 +18,15 @@ import {
   sellerSalesSchema,
   sellerSchema,
   SELLER_PAGE_SIZE,
+  securityMessages,
 } from '@keystore/contract';
 import { z } from 'zod';
 import { Forbidden } from '../../platform/errors.ts';
-import { perAddress, type LimitRule } from '../../platform/limits.ts';
+import { clientIp } from '../../platform/client-ip.ts';
+import { perAddress, perUser, type LimitRule } from '../../platform/limits.ts';
 import { toPayout, type Ledger } from '../ledger/ports.ts';
 import type { Accounts } from '../users/ports.ts';
+import type { IdentityChecks } from '../security/ports.ts';
 import type { SellersService } from './service.ts';
 import type { SellerRow } from './store.ts';
 
@@ -59,11 +62,32 @@ export function sellerGuards(app: FastifyInstance, sellers: SellersService) {
   return { asSeller, asActiveSeller };
 }
 
+/**
+ * Before a change that outlives the session (an API key, the webhook), issue 30: a signed-in person,
+ * not a system with an API key, who types the password again (and the authenticator code when on).
+ * Answers where the change came from, for the security mail it sends.
+ */
+export async function confirmedIdentity(
+  identity: IdentityChecks,
+  request: FastifyRequest,
+  body: { password: string; code?: string | undefined },
+): Promise<{ userId: string; ip: string; userAgent: string | undefined }> {
+  if (!request.account) throw new Forbidden(securityMessages.sessionRequiredForChange);
+  await identity.confirmIdentity(request.account.userId, body);
+  return { userId: request.account.userId, ip: clientIp(request), userAgent: request.headers['user-agent'] };
+}
+
+/** Passwords typed again for a change that outlives the session, per account: a stolen session guesses no further. */
+export const IDENTITY_GUESSES: LimitRule = { name: 'identity-confirmation-account', limit: 10, windowSeconds: 15 * 60 };
+
 /** A seller's system may call often (key uploads, price changes), within reason. */
 export const SELLER_API: LimitRule = { name: 'seller-api', limit: 600, windowSeconds: 60 };
 
 /** The marketplace's routes for sellers (/api/sellers, /api/seller/*): accounts, API keys, sales and money. */
-export const sellerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; ledger: Ledger; accounts: Accounts }> = async (app, { sellers, ledger, accounts }) => {
+export const sellerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; ledger: Ledger; accounts: Accounts; identity: IdentityChecks }> = async (
+  app,
+  { sellers, ledger, accounts, identity },
+) => {
   const { asSeller, asActiveSeller } = sellerGuards(app, sellers);
   const config = { limits: [perAddress(SELLER_API)] };
   const headers = sellerApiHeadersSchema;
@@ -104,18 +128,23 @@ export const sellerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; ledg
     '/api/seller/api-keys',
     {
       onRequest: asActiveSeller,
-      config,
+      config: { limits: [perAddress(SELLER_API), perUser(IDENTITY_GUESSES)] },
       schema: {
         operationId: 'createSellerApiKey',
         tags,
-        summary: 'A new API key for the seller\'s systems; the key is in this answer only',
+        summary: "A new API key for the seller's systems (signed in, the password and the authenticator code typed again); the key is in this answer only",
         security,
         headers,
         body: apiKeyRequestSchema,
         response: { 201: createdApiKeySchema, 400: errorSchema, 409: errorSchema, ...denied },
       },
     },
-    async (request, reply) => reply.code(201).send(await sellers.createApiKey(request.seller, request.body.name)),
+    async (request, reply) => {
+      const origin = await confirmedIdentity(identity, request, request.body);
+      const created = await sellers.createApiKey(request.seller, request.body.name);
+      await identity.recordNow(origin.userId, 'api-key-created', origin);
+      return reply.code(201).send(created);
+    },
   );
   app.get(
     '/api/seller/api-keys',
@@ -135,6 +164,7 @@ export const sellerRoutes: FastifyPluginAsyncZod<{ sellers: SellersService; ledg
     },
     async (request, reply) => {
       await sellers.deleteApiKey(request.seller, request.params.id);
+      if (request.seller.userId) await identity.recordNow(request.seller.userId, 'api-key-deleted', { ip: clientIp(request), userAgent: request.headers['user-agent'] });
       return reply.code(204).send(null);
     },
   );

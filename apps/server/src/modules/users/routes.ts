@@ -11,6 +11,7 @@ import {
   userSchema,
 } from '@keystore/contract';
 import { refusingCommon } from '../../platform/common-passwords.ts';
+import { clientIp } from '../../platform/client-ip.ts';
 import { Invalid, Unauthorized } from '../../platform/errors.ts';
 import { fileBytes, readingForm } from '../../platform/form-errors.ts';
 import { perUser, type LimitRule } from '../../platform/limits.ts';
@@ -75,7 +76,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       schema: {
         operationId: 'changePassword',
         tags: ['users'],
-        summary: 'Changes the password and signs out every other device',
+        summary: "Changes the password and signs out every other device (and, with `revokeApiKeys`, deletes the seller's API keys)",
         security: bearer,
         body: changePasswordBody,
         response: { 200: messageSchema, 400: errorSchema, 401: errorSchema, 429: errorSchema },
@@ -85,7 +86,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       const { userId, sessionId } = request.account;
       await users.changePassword(userId, request.body.currentPassword, request.body.newPassword);
       await app.auth.endSessions(userId, { except: sessionId });
-      await app.auth.notifyPasswordChanged(await caller(request));
+      const origin = { ip: clientIp(request), userAgent: request.headers['user-agent'] };
+      if (request.body.revokeApiKeys) await app.auth.revokeSellerKeys(userId, origin);
+      await app.auth.notifyPasswordChanged(await caller(request), origin);
       return { message: accountMessages.passwordUpdated };
     },
   );

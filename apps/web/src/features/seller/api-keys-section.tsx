@@ -6,6 +6,7 @@ import { messageOf } from '../../lib/api.ts';
 import { DataTable } from '../../ui/data-table.tsx';
 import { Modal } from '../../ui/modal.tsx';
 import { apiKeysQuery, useCreateApiKey, useRevokeApiKey } from './api.ts';
+import { IdentityFields, identityToSend, NO_IDENTITY } from './identity-fields.tsx';
 import buttons from '../../ui/buttons.module.css';
 import styles from './seller.module.css';
 
@@ -15,6 +16,7 @@ export function ApiKeysSection({ readOnly }: { readOnly: boolean }) {
   const create = useCreateApiKey();
   const revoke = useRevokeApiKey();
   const [name, setName] = useState('');
+  const [identity, setIdentity] = useState(NO_IDENTITY);
   const [problem, setProblem] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
 
@@ -22,8 +24,17 @@ export function ApiKeysSection({ readOnly }: { readOnly: boolean }) {
     event.preventDefault();
     const nameProblem = apiKeyNameProblem(name);
     if (nameProblem) return setProblem(nameProblem);
+    if (!identity.password) return setProblem('Please enter your password');
     setProblem(null);
-    create.mutate(name.trim(), { onSuccess: () => setName('') });
+    create.mutate(
+      { name: name.trim(), ...identityToSend(identity) },
+      {
+        onSuccess: () => {
+          setName('');
+          setIdentity(NO_IDENTITY);
+        },
+      },
+    );
   };
 
   const shownProblem = problem ?? (create.isError ? messageOf(create.error, 'The API key could not be created. Please try again.') : null);
@@ -34,11 +45,12 @@ export function ApiKeysSection({ readOnly }: { readOnly: boolean }) {
           <h2 id="api-key-title" className={styles.subtitle}>
             New API key
           </h2>
-          <p className={styles.note}>Your systems send it as the X-Api-Key header of /api/seller/* calls.</p>
+          <p className={styles.note}>Your systems send it as the X-Api-Key header of /api/seller/* calls. A key is as good as your password: type it again to make one.</p>
           <div className={styles.field}>
             <label htmlFor="api-key-name">Name</label>
             <input id="api-key-name" value={name} onChange={(event) => setName(event.target.value)} />
           </div>
+          <IdentityFields value={identity} onChange={setIdentity} />
           {shownProblem && (
             <p className={styles.problem} role="alert">
               {shownProblem}

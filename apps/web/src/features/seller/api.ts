@@ -1,6 +1,8 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type {
   ApiKey,
+  ApiKeyRequest,
+  IdentityConfirmation,
   Claim,
   KeyUploadAnswer,
   Offer,
@@ -17,6 +19,7 @@ import type {
   SellerSale,
   SellerWebhook,
   SellerWebhookPing,
+  WebhookRequest,
 } from '@keystore/contract';
 import { apiGet, apiSend } from '../../lib/api.ts';
 
@@ -147,7 +150,7 @@ export function useDeleteKey(offerId: string) {
 export function useCreateApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (name: string) => apiSend<{ _id: string; name: string; key: string }, { name: string }>('POST', '/api/seller/api-keys', { name }),
+    mutationFn: (request: ApiKeyRequest) => apiSend<{ _id: string; name: string; key: string }, ApiKeyRequest>('POST', '/api/seller/api-keys', request),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.apiKeys }),
   });
 }
@@ -169,14 +172,14 @@ export const webhookQuery = () => queryOptions({ queryKey: keys.webhook, queryFn
 export function useSetWebhook() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (url: string) => apiSend<SellerWebhook, { url: string }>('PUT', '/api/seller/webhook', { url }),
+    mutationFn: (request: WebhookRequest) => apiSend<SellerWebhook, WebhookRequest>('PUT', '/api/seller/webhook', request),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.webhook }),
   });
 }
 
 /** A new signing secret, answered this once. */
 export function useRotateWebhookSecret() {
-  return useMutation({ mutationFn: () => apiSend<{ secret: string }>('POST', '/api/seller/webhook/rotate-secret') });
+  return useMutation({ mutationFn: (identity: IdentityConfirmation) => apiSend<{ secret: string }, IdentityConfirmation>('POST', '/api/seller/webhook/rotate-secret', identity) });
 }
 
 /** A signed ping to the webhook, and what came back. */

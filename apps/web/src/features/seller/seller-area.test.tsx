@@ -240,10 +240,15 @@ describe('the seller area', () => {
     await screen.findByRole('tab', { name: 'API keys' });
     openTab('API keys');
     await userEvent.type(await screen.findByLabelText('Name'), 'Warehouse');
+    // A key is made only with the password typed again (issue 30).
+    await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Please enter your password');
+    await userEvent.type(screen.getByLabelText('Your password'), 'Secret-pass1');
+    await userEvent.type(screen.getByLabelText('Authenticator code (if you turned the app on)'), '123 456');
     await userEvent.click(screen.getByRole('button', { name: 'Create key' }));
     expect(await screen.findByText('ks_live_secret')).toBeTruthy();
     expect(screen.getByText(/it is shown only this once/)).toBeTruthy();
-    expect(calls.find((call) => call.route === 'POST /api/seller/api-keys')!.body).toEqual({ name: 'Warehouse' });
+    expect(calls.find((call) => call.route === 'POST /api/seller/api-keys')!.body).toEqual({ name: 'Warehouse', password: 'Secret-pass1', code: '123456' });
     await screen.findByRole('rowheader', { name: 'Warehouse' });
     await userEvent.click(screen.getByRole('button', { name: 'Revoke Old' }));
     const asking = screen.getByRole('dialog', { name: 'Revoke “Old”?' });

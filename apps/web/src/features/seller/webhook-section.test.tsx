@@ -48,12 +48,17 @@ describe('the webhook section', () => {
 
     await user.clear(screen.getByLabelText('Webhook URL'));
     await user.type(screen.getByLabelText('Webhook URL'), '  https://keys.example/hook ');
+    // Registered only with the password typed again (issue 30).
+    await user.click(screen.getByRole('button', { name: 'Register webhook' }));
+    expect(await screen.findByText('Please enter your password')).toBeTruthy();
+    expect(calls.filter((call) => call.route === 'PUT /api/seller/webhook')).toEqual([]);
+    await user.type(screen.getByLabelText('Your password'), 'Secret-pass1');
     await user.click(screen.getByRole('button', { name: 'Register webhook' }));
     const box = await screen.findByRole('status', { name: 'Your signing secret — shown once' });
     expect(within(box).getByText('whsec_first_and_only')).toBeTruthy();
     expect(within(box).getByText(/Keystore keeps it sealed and cannot show it again/)).toBeTruthy();
     expect(within(box).getByRole('button', { name: 'Copy the signing secret' })).toBeTruthy();
-    expect(calls.find((call) => call.route === 'PUT /api/seller/webhook')!.body).toEqual({ url: 'https://keys.example/hook' });
+    expect(calls.find((call) => call.route === 'PUT /api/seller/webhook')!.body).toEqual({ url: 'https://keys.example/hook', password: 'Secret-pass1' });
     // The webhook is read again: the URL is shown, the secret stays on screen until the seller leaves.
     expect(await screen.findByText('https://keys.example/hook')).toBeTruthy();
     expect(secretBox()).toBeTruthy();
@@ -66,6 +71,7 @@ describe('the webhook section', () => {
     expect(screen.queryByText('whsec_first_and_only')).toBeNull();
     await user.clear(screen.getByLabelText('Webhook URL'));
     await user.type(screen.getByLabelText('Webhook URL'), 'https://keys.example/v2');
+    await user.type(screen.getByLabelText('Your password'), 'Secret-pass1');
     await user.click(screen.getByRole('button', { name: 'Change URL' }));
     expect(await screen.findByText('Webhook URL saved. Your signing secret stays the same.')).toBeTruthy();
     expect(secretBox()).toBeNull();
@@ -89,6 +95,7 @@ describe('the webhook section', () => {
     expect(calls.filter((call) => call.route.startsWith('POST'))).toEqual([]);
 
     await user.click(screen.getByRole('button', { name: 'Rotate secret' }));
+    await user.type(within(screen.getByRole('dialog', { name: 'Rotate the signing secret?' })).getByLabelText('Your password'), 'Secret-pass1');
     await user.click(within(screen.getByRole('dialog', { name: 'Rotate the signing secret?' })).getByRole('button', { name: 'Rotate secret' }));
     const box = await screen.findByRole('status', { name: 'Your new signing secret — shown once' });
     expect(within(box).getByText('whsec_rotated')).toBeTruthy();

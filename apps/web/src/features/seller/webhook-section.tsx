@@ -8,6 +8,7 @@ import { sellerDeliveryMessages, SIGNATURE_HEADER, WEBHOOK_URL_MAX, webhookUrlPr
 import { Modal } from '../../ui/modal.tsx';
 import { usePingWebhook, useRotateWebhookSecret, useSetWebhook, webhookQuery } from './api.ts';
 import { When } from './when.tsx';
+import { IdentityFields, identityToSend, NO_IDENTITY } from './identity-fields.tsx';
 import buttons from '../../ui/buttons.module.css';
 import styles from './seller.module.css';
 
@@ -76,16 +77,24 @@ export function WebhookSection({ readOnly }: { readOnly: boolean }) {
 function WebhookForm({ current, onSecret }: { current: SellerWebhook | null; onSecret: (secret: string) => void }) {
   const save = useSetWebhook();
   const [saved, setSaved] = useState(false);
+  const [identity, setIdentity] = useState(NO_IDENTITY);
+  const [missing, setMissing] = useState<string | null>(null);
   const { register, handleSubmit, formState } = useForm<{ url: string }>({ defaultValues: { url: current?.url ?? '' } });
   const problem = formState.errors.url?.message;
   const submit = handleSubmit(({ url }) => {
     setSaved(false);
-    save.mutate(url.trim(), {
-      onSuccess: (answer) => {
-        if (answer.secret) onSecret(answer.secret);
-        else setSaved(true);
+    if (!identity.password) return setMissing('Please enter your password');
+    setMissing(null);
+    save.mutate(
+      { url: url.trim(), ...identityToSend(identity) },
+      {
+        onSuccess: (answer) => {
+          setIdentity(NO_IDENTITY);
+          if (answer.secret) onSecret(answer.secret);
+          else setSaved(true);
+        },
       },
-    });
+    );
   });
   return (
     <form className={styles.stack} onSubmit={submit} noValidate>
@@ -107,9 +116,10 @@ function WebhookForm({ current, onSecret }: { current: SellerWebhook | null; onS
           </span>
         )}
       </div>
-      {save.isError && (
+      <IdentityFields value={identity} onChange={setIdentity} />
+      {(missing || save.isError) && (
         <p className={styles.problem} role="alert">
-          {messageOf(save.error, 'The webhook could not be saved. Please try again.')}
+          {missing ?? messageOf(save.error, 'The webhook could not be saved. Please try again.')}
         </p>
       )}
       {saved && (
@@ -161,6 +171,7 @@ function WebhookActions({ onRotated }: { onRotated: (secret: string) => void }) 
   const rotate = useRotateWebhookSecret();
   const ping = usePingWebhook();
   const [confirming, setConfirming] = useState(false);
+  const [identity, setIdentity] = useState(NO_IDENTITY);
   return (
     <section className={`${styles.panel} ${styles.stack}`} aria-labelledby="webhook-check-title">
       <h2 id="webhook-check-title" className={styles.subtitle}>
@@ -196,6 +207,7 @@ function WebhookActions({ onRotated }: { onRotated: (secret: string) => void }) 
             <p className={styles.muted}>
               Every call from now on is signed with a new secret, shown once; your receiver refuses them until it has the new one. The old secret stops working at once.
             </p>
+            <IdentityFields value={identity} onChange={setIdentity} />
             {rotate.isError && (
               <p className={styles.problem} role="alert">
                 {messageOf(rotate.error, 'The secret could not be rotated. Please try again.')}
@@ -207,9 +219,10 @@ function WebhookActions({ onRotated }: { onRotated: (secret: string) => void }) 
                 className={buttons.danger}
                 disabled={rotate.isPending}
                 onClick={() =>
-                  rotate.mutate(undefined, {
+                  rotate.mutate(identityToSend(identity), {
                     onSuccess: ({ secret }) => {
                       setConfirming(false);
+                      setIdentity(NO_IDENTITY);
                       onRotated(secret);
                     },
                   })
