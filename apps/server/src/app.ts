@@ -253,7 +253,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(adminOrderRoutes, { orders, users });
   await app.register(adminStatsRoutes, { orders, users, support, ledger });
   await app.register(adminUserRoutes, { users, auth, notifications, database });
-  await app.register(adminCatalogRoutes, { catalog, users, sellers, orders, database });
+  await app.register(adminCatalogRoutes, { catalog, users, sellers, orders, security, database });
   await app.register(adminSellerRoutes, { sellers, ledger, users, database, payoutMinimumCents: config.payoutMinimumCents });
   await app.register(adminSupportRoutes, { support, users });
   await app.register(riskRoutes, { risk, actorOf: (request) => actorOf(users, request) });

@@ -236,6 +236,9 @@ export const adminSettingsSchema = z
     guestMaxOrder: z.number(),
     guestMaxCopies: z.number().int(),
     guestOrdersPerDay: z.number().int(),
+    /** Whether admins, and sellers, must have a second factor (issue 30): one without is asked to set it up at sign-in. */
+    secondFactorForAdmins: z.boolean(),
+    secondFactorForSellers: z.boolean(),
   })
   .meta({ id: 'AdminSettings' });
 export type AdminSettings = z.infer<typeof adminSettingsSchema>;
@@ -245,6 +248,8 @@ export const adminSettingsPatchSchema = z.object({
   guestMaxOrder: z.number({ error: m.guestLimitRange }).min(0, m.guestLimitRange).max(GUEST_LIMIT_MAX.maxOrderEuro, m.guestLimitRange).optional(),
   guestMaxCopies: z.number({ error: m.guestLimitRange }).int(m.guestLimitRange).min(0, m.guestLimitRange).max(GUEST_LIMIT_MAX.maxCopies, m.guestLimitRange).optional(),
   guestOrdersPerDay: z.number({ error: m.guestLimitRange }).int(m.guestLimitRange).min(0, m.guestLimitRange).max(GUEST_LIMIT_MAX.ordersPerDay, m.guestLimitRange).optional(),
+  secondFactorForAdmins: z.boolean().optional(),
+  secondFactorForSellers: z.boolean().optional(),
 });
 export type AdminSettingsPatch = z.input<typeof adminSettingsPatchSchema>;
 

@@ -1,6 +1,7 @@
 // Requests and answers of the second factors and signed-in devices (issue 30): the authenticator app
 // (TOTP) with its recovery codes, passkeys (WebAuthn), and the list of sessions.
 import { z } from 'zod';
+import { sessionSchema } from './accounts.ts';
 import { safeText } from './fields.ts';
 import { validationMessages as m } from './messages.ts';
 import { PASSKEY_NAME_MAX_LENGTH, securityMessages as s } from './security-rules.ts';
@@ -43,6 +44,12 @@ export const totpLoginRequestSchema = z
   .object({ challenge: challengeId, code: totpCode.optional(), recoveryCode: recoveryCode.optional() })
   .refine((body) => (body.code === undefined) !== (body.recoveryCode === undefined), { message: s.codeOrRecoveryRequired, path: ['code'] });
 export type TotpLoginRequest = z.input<typeof totpLoginRequestSchema>;
+
+/** A sign-in whose account must set up a second factor first (`method: 'setup'`): its challenge, and the app's first code. */
+export const setupChallengeRequestSchema = z.object({ challenge: challengeId });
+export type SetupChallengeRequest = z.input<typeof setupChallengeRequestSchema>;
+export const setupEnableRequestSchema = z.object({ challenge: challengeId, code: totpCode });
+export type SetupEnableRequest = z.input<typeof setupEnableRequestSchema>;
 
 export const passkeySchema = z
   .object({ _id: z.string(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable() })
@@ -103,3 +110,9 @@ export type SignedInDevice = z.infer<typeof signedInDeviceSchema>;
 export const signedInDevicesSchema = z.array(signedInDeviceSchema);
 export const revokeOthersRequestSchema = z.object({ revokeApiKeys: z.boolean().optional().default(false) });
 export type RevokeOthersRequest = z.input<typeof revokeOthersRequestSchema>;
+
+/** The app turned on at sign-in: the recovery codes, shown once, and the session the sign-in opens. */
+export const setupSignInSchema = z
+  .object({ recoveryCodes: z.array(z.string()), message: z.string(), session: sessionSchema })
+  .meta({ id: 'SetupSignIn' });
+export type SetupSignIn = z.infer<typeof setupSignInSchema>;

@@ -3,7 +3,7 @@ import { createStore } from 'zustand/vanilla';
 import type { CreateOrderRequest, GiftRequest } from '@keystore/contract';
 
 /** The auth dialogs of SPEC §2 and the flow between them (SPEC §4); 'guest' buys without an account (issue 29); 'totp' is a sign-in's second step (issue 30). */
-export type AuthView = 'login' | 'signup' | 'confirm' | 'forgot' | 'verifyNewDevice' | 'totp' | 'reset-password' | 'reset-success' | 'guest';
+export type AuthView = 'login' | 'signup' | 'confirm' | 'forgot' | 'verifyNewDevice' | 'totp' | 'setup' | 'reset-password' | 'reset-success' | 'guest';
 
 /** What a visitor was buying when checkout or 'Buy in 1 click' asked them to log in: the guest form places it. */
 export interface PendingCheckout {

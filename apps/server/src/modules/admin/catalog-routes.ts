@@ -16,6 +16,7 @@ import type { Database } from '../../db/client.ts';
 import { recordAudit } from '../../platform/audit.ts';
 import { Conflict } from '../../platform/errors.ts';
 import type { CatalogService } from '../catalog/ports.ts';
+import type { SecurityService } from '../security/ports.ts';
 import type { SellersService } from '../sellers/ports.ts';
 import type { UsersService } from '../users/ports.ts';
 import type { OrdersService } from '../orders/ports.ts';
@@ -27,13 +28,31 @@ const denied = { 401: errorSchema, 403: errorSchema };
 const SYNC_RUNS = 50;
 
 /** The back office's catalogue: sync runs and "Sync now", the owner's choices per game, and the markup. */
-export const adminCatalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService; users: UsersService; sellers: SellersService; orders: OrdersService; database: Database }> = async (
-  app,
-  { catalog, users, sellers, orders, database },
-) => {
+export const adminCatalogRoutes: FastifyPluginAsyncZod<{
+  catalog: CatalogService;
+  users: UsersService;
+  sellers: SellersService;
+  orders: OrdersService;
+  security: Pick<SecurityService, 'policy' | 'setPolicy'>;
+  database: Database;
+}> = async (app, { catalog, users, sellers, orders, security, database }) => {
   const settingsNow = async () => {
-    const [markupPercent, commission, sellerScoreFloor, guests] = await Promise.all([catalog.markupPercent(), sellers.defaultCommission(), sellers.scoreFloor(), orders.guestSettings()]);
-    return { markupPercent, sellerCommissionPercent: commission.percent, sellerCommissionFixed: commission.fixedCents / 100, sellerScoreFloor, ...guests };
+    const [markupPercent, commission, sellerScoreFloor, guests, required] = await Promise.all([
+      catalog.markupPercent(),
+      sellers.defaultCommission(),
+      sellers.scoreFloor(),
+      orders.guestSettings(),
+      security.policy(),
+    ]);
+    return {
+      markupPercent,
+      sellerCommissionPercent: commission.percent,
+      sellerCommissionFixed: commission.fixedCents / 100,
+      sellerScoreFloor,
+      ...guests,
+      secondFactorForAdmins: required.admins,
+      secondFactorForSellers: required.sellers,
+    };
   };
   app.get(
     '/api/admin/sync-runs',
@@ -124,7 +143,8 @@ export const adminCatalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService
       schema: {
         operationId: 'adminUpdateSettings',
         tags,
-        summary: 'Sets the markup (0–30 %; prices follow from the next sync), the sellers\' default commission (their offers are repriced at once) and the guest limits',
+        summary:
+          "Sets the markup (0–30 %; prices follow from the next sync), the sellers' default commission (their offers are repriced at once), the guest limits, and whether admins and sellers must have a second factor",
         security: bearer,
         body: adminSettingsPatchSchema,
         response: { 200: adminSettingsSchema, 400: errorSchema, ...denied },
@@ -133,7 +153,9 @@ export const adminCatalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService
     async (request) => {
       const actor = await actorOf(users, request);
       const before = await settingsNow();
-      const { markupPercent, sellerCommissionPercent, sellerCommissionFixed, sellerScoreFloor, guestMaxOrder, guestMaxCopies, guestOrdersPerDay } = request.body;
+      const { markupPercent, sellerCommissionPercent, sellerCommissionFixed, sellerScoreFloor, guestMaxOrder, guestMaxCopies, guestOrdersPerDay, secondFactorForAdmins, secondFactorForSellers } =
+        request.body;
+      if (secondFactorForAdmins !== undefined || secondFactorForSellers !== undefined) await security.setPolicy({ admins: secondFactorForAdmins, sellers: secondFactorForSellers });
       if (guestMaxOrder !== undefined || guestMaxCopies !== undefined || guestOrdersPerDay !== undefined) await orders.setGuestSettings({ guestMaxOrder, guestMaxCopies, guestOrdersPerDay });
       if (markupPercent !== undefined) await catalog.setMarkupPercent(markupPercent);
       if (sellerScoreFloor !== undefined) await sellers.setScoreFloor(sellerScoreFloor);

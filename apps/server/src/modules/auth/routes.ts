@@ -22,6 +22,10 @@ import {
   securityMessages,
   signedInDevicesSchema,
   totpLoginRequestSchema,
+  setupChallengeRequestSchema,
+  setupEnableRequestSchema,
+  setupSignInSchema,
+  totpSetupSchema,
   resetPasswordRequestSchema,
   sessionSchema,
 } from '@keystore/contract';
@@ -153,9 +157,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
         operationId: 'verifyNewDevice',
         security: NO_AUTH,
         tags,
-        summary: 'Finish a login from a new address with the e-mailed code',
+        summary: 'Finish a login from a new address with the e-mailed code: a session, or the set-up of a second factor the owner requires (`method: setup`)',
         body: emailCodeRequestSchema,
-        response: { 200: sessionSchema, ...errors },
+        response: { 200: loginAnswerSchema, ...errors },
       },
     },
     async (request) => {
@@ -224,6 +228,38 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       },
     },
     async (request) => auth.loginWithTotp(request.body, device(request)),
+  );
+
+  app.post(
+    '/api/auth/login/setup/totp',
+    {
+      config: { limits: [perAddress(L.verifyPerIp)] },
+      schema: {
+        operationId: 'setUpTotpAtSignIn',
+        security: NO_AUTH,
+        tags,
+        summary: 'At a sign-in that must set up a second factor first (`method: setup`): a new authenticator-app secret for its challenge',
+        body: setupChallengeRequestSchema,
+        response: { 200: totpSetupSchema, 409: errorSchema, ...errors },
+      },
+    },
+    async (request) => auth.beginSetUp(request.body.challenge),
+  );
+
+  app.post(
+    '/api/auth/login/setup/totp/enable',
+    {
+      config: { limits: [perAddress(L.verifyPerIp)] },
+      schema: {
+        operationId: 'enableTotpAtSignIn',
+        security: NO_AUTH,
+        tags,
+        summary: 'Turns the app on with its first code and finishes the sign-in: the recovery codes (shown once) and the session',
+        body: setupEnableRequestSchema,
+        response: { 200: setupSignInSchema, 409: errorSchema, ...errors },
+      },
+    },
+    async (request) => ({ ...(await auth.finishSetUp(request.body.challenge, request.body.code, device(request))), message: securityMessages.totpEnabled }),
   );
 
   app.post(

@@ -181,7 +181,7 @@ export class AuthService {
       if (hidden) return EMAIL_STEP;
       throw new Forbidden(accountMessages.verifyEmailFirst);
     }
-    return this.stepAfterPassword(user, device, { proved, totp: factors.totp });
+    return this.stepAfterPassword(user, device, { proved, factors });
   }
 
   /**
@@ -189,14 +189,39 @@ export class AuthService {
    * any address: it replaces the e-mailed code, and no mail is sent), else an e-mailed code from an
    * address the account has not proved, else the session.
    */
-  private async stepAfterPassword(user: UserRow, device: Device, { proved, totp }: { proved: boolean; totp: boolean }): Promise<LoginAnswer> {
-    if (totp) return totpStep(await this.factors.openChallenge(user.id, 'totp', device));
+  private async stepAfterPassword(user: UserRow, device: Device, { proved, factors }: { proved: boolean; factors: { totp: boolean; passkeys: number } }): Promise<LoginAnswer> {
+    if (factors.totp) return totpStep(await this.factors.openChallenge(user.id, 'totp', device));
     if (!proved) {
       await this.sendNewDeviceCode(user, device.ip);
       this.events?.emit('new-device-login', { userId: user.id, ip: device.ip });
       return EMAIL_STEP;
     }
+    return this.sessionOrSetUp(user, device, factors);
+  }
+
+  /**
+   * The session, unless the owner requires a second factor of this account (an admin, a seller) and it
+   * has none: then setting one up comes first, with a challenge that opens only that (`method: 'setup'`).
+   */
+  private async sessionOrSetUp(user: UserRow, device: Device, factors?: { totp: boolean; passkeys: number }): Promise<LoginAnswer> {
+    if (await this.factors.mustSetUp(user.id, user.role, factors ?? (await this.factors.factorsOf(user.id)))) {
+      return { twoFactorRequired: true, method: 'setup', message: securityMessages.setupRequired, challenge: await this.factors.openChallenge(user.id, 'setup', device) };
+    }
     return this.openSession(user, device);
+  }
+
+  /** A secret for the set-up a sign-in asks for (its `setup` challenge). */
+  beginSetUp(challenge: string) {
+    return this.factors.beginTotpForSignIn(challenge);
+  }
+
+  /** The authenticator app set up at a sign-in that asked for it: the recovery codes and the session. */
+  async finishSetUp(challenge: string, code: string, device: Device): Promise<{ recoveryCodes: string[]; session: Session }> {
+    const { userId, recoveryCodes } = await this.factors.enableTotpForSignIn(challenge, code, device);
+    const user = await this.users.findById(userId);
+    if (!user) throw new Invalid(securityMessages.challengeExpired);
+    await trustIp(this.database.db, user.id, device.ip);
+    return { recoveryCodes, session: await this.openSession(user, device) };
   }
 
   /**
@@ -256,14 +281,14 @@ export class AuthService {
     return this.openSession(user, device);
   }
 
-  /** Checks the new-device code, trusts the address it was asked for, and signs the user in. */
-  async verifyNewDevice(email: string, code: string, device: Device): Promise<Session> {
+  /** Checks the new-device code, trusts the address it was asked for, and signs the user in (or asks for the set-up first). */
+  async verifyNewDevice(email: string, code: string, device: Device): Promise<LoginAnswer> {
     const user = await this.users.findByEmail(email);
     if (!user) throw new Invalid(accountMessages.codeInvalid);
     const consumed = await this.codes.consume(user.id, 'new-device', code);
     if (!consumed.ok) throw new Invalid(codeMessages[consumed.reason]);
     await trustIp(this.database.db, user.id, consumed.ip ?? device.ip);
-    return this.openSession(user, device);
+    return this.sessionOrSetUp(user, device);
   }
 
   /**

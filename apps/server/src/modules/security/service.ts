@@ -18,6 +18,7 @@ import {
   SIGN_IN_CHALLENGE_MINUTES,
   securityMessages as m,
   type PasskeyOptions,
+  type Role,
   type SecurityEvent,
   type SecurityOverview,
   type TotpSetup,
@@ -31,6 +32,7 @@ import { STORE_NAME, type MailContext } from '../../platform/mail/layout.ts';
 import { securityEventMail } from '../../platform/mail/security-mails.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { passwordMatches } from '../../platform/passwords.ts';
+import { readSetting, writeSetting } from '../../platform/settings.ts';
 import { keyedHasher, randomToken, sha256 } from '../../platform/tokens.ts';
 import type { UsersService } from '../users/ports.ts';
 import * as store from './store.ts';
@@ -53,6 +55,7 @@ interface Account {
   id: string;
   email: string;
   username: string;
+  role: Role;
 }
 
 /** A sign-in's second step passed: whose, and whether a recovery code did it. */
@@ -63,6 +66,14 @@ export interface PassedStep {
 }
 
 const CHALLENGE_MS = SIGN_IN_CHALLENGE_MINUTES * 60_000;
+/** The owner's setting (store_settings): which accounts must have a second factor. */
+const REQUIRED_SETTING = 'second-factor-required';
+
+/** Which accounts the owner requires a second factor of (PATCH /api/admin/settings). */
+export interface SecondFactorPolicy {
+  admins: boolean;
+  sellers: boolean;
+}
 
 export class SecurityService {
   private readonly database: Database;
@@ -106,6 +117,62 @@ export class SecurityService {
     return store.factorsOf(this.db, userId);
   }
 
+  // --- the owner's policy ---
+
+  async policy(db: Db = this.db): Promise<SecondFactorPolicy> {
+    const value = (await readSetting(db, REQUIRED_SETTING)) as Partial<SecondFactorPolicy> | undefined;
+    return { admins: value?.admins === true, sellers: value?.sellers === true };
+  }
+
+  async setPolicy(patch: Partial<SecondFactorPolicy>): Promise<SecondFactorPolicy> {
+    const next = { ...(await this.policy()), ...Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) };
+    await writeSetting(this.db, REQUIRED_SETTING, next);
+    return next;
+  }
+
+  /** Whether the owner requires a second factor of this account: an admin, or a seller, when the policy says so. */
+  async secondFactorRequired(userId: string, role: Role): Promise<boolean> {
+    const policy = await this.policy();
+    if (policy.admins && role === 'admin') return true;
+    return policy.sellers && (await store.isSeller(this.db, userId));
+  }
+
+  /** Whether this account must set up a second factor before it may sign in (required, and it has none). */
+  async mustSetUp(userId: string, role: Role, factors: { totp: boolean; passkeys: number }): Promise<boolean> {
+    if (factors.totp || factors.passkeys > 0) return false;
+    return this.secondFactorRequired(userId, role);
+  }
+
+  /** Refuses to take away the last second factor of an account that must have one. */
+  private async assertNotLastRequired(userId: string, removing: 'totp' | 'passkey'): Promise<void> {
+    const user = await this.account(userId);
+    if (!(await this.secondFactorRequired(userId, user.role))) return;
+    const factors = await store.factorsOf(this.db, userId);
+    const left = (removing === 'totp' ? 0 : Number(factors.totp)) + (removing === 'passkey' ? factors.passkeys - 1 : factors.passkeys);
+    if (left <= 0) throw new Conflict(m.lastFactorRequired);
+  }
+
+  // --- a sign-in that must set up a factor first ---
+
+  /** A secret for the set-up a sign-in's `setup` challenge asks for (the challenge stays waiting until the first code). */
+  async beginTotpForSignIn(challenge: string): Promise<TotpSetup> {
+    const waiting = await store.waitingChallenge(this.db, sha256(challenge), 'setup');
+    if (!waiting?.userId) throw new Invalid(m.challengeExpired);
+    const user = await this.account(waiting.userId);
+    const secret = newTotpSecret();
+    if (!(await store.savePendingTotp(this.db, user.id, this.sealer.seal(secret, store.totpSealContext(user.id))))) throw new Conflict(m.totpAlreadyOn);
+    return { secret, ...(await totpEnrolment(secret, user.email, STORE_NAME)) };
+  }
+
+  /** Turns the app on with its first code and spends the sign-in's `setup` challenge: whose it was, and the recovery codes. */
+  async enableTotpForSignIn(challenge: string, code: string, origin: Origin): Promise<{ userId: string; recoveryCodes: string[] }> {
+    const waiting = await store.waitingChallenge(this.db, sha256(challenge), 'setup');
+    if (!waiting?.userId) throw new Invalid(m.challengeExpired);
+    const recoveryCodes = await this.enableTotp(waiting.userId, code, origin);
+    await store.takeChallenge(this.db, sha256(challenge), 'setup', SECOND_STEP_ATTEMPTS);
+    return { userId: waiting.userId, recoveryCodes };
+  }
+
   // --- the authenticator app ---
 
   /** A new secret waiting for its first code (the password typed again first). Refused while an app is on. */
@@ -135,6 +202,7 @@ export class SecurityService {
   /** Turns the app off: the password and a current code, so neither a stolen session nor a stolen password alone can. */
   async disableTotp(userId: string, password: string, code: string, origin: Origin): Promise<void> {
     const user = await this.confirmPassword(userId, password);
+    await this.assertNotLastRequired(userId, 'totp');
     await this.db.transaction(async (tx) => {
       await this.takeCode(tx, userId, code);
       await store.deleteTotp(tx, userId);
@@ -273,6 +341,7 @@ export class SecurityService {
 
   async removePasskey(userId: string, id: string, origin: Origin): Promise<void> {
     const user = await this.account(userId);
+    await this.assertNotLastRequired(userId, 'passkey');
     await this.db.transaction(async (tx) => {
       if (!(await store.deletePasskey(tx, userId, id))) throw new NotFound(m.passkeyNotFound);
       await this.record(tx, user, 'passkey-removed', origin);

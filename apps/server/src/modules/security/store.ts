@@ -2,6 +2,7 @@
 import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { SecurityEvent } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
+import { sellerFacts } from '../sellers/ports.ts';
 import { passkeys, recoveryCodes, securityEvents, signInChallenges, totpFactors } from './schema.ts';
 
 export type ChallengePurpose = (typeof signInChallenges.$inferSelect)['purpose'];
@@ -16,6 +17,12 @@ export async function factorsOf(db: Db, userId: string): Promise<{ totp: boolean
     })
     .from(sql`(select 1) as one`);
   return row ?? { totp: false, passkeys: 0 };
+}
+
+/** Whether the user has a seller account (any status): the owner may require a second factor of sellers. */
+export async function isSeller(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db.select({ id: sellerFacts.id }).from(sellerFacts).where(eq(sellerFacts.userId, userId)).limit(1);
+  return row !== undefined;
 }
 
 export async function totpOf(db: Db, userId: string) {

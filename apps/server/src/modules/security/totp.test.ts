@@ -203,3 +203,49 @@ describe('keys:reencrypt', () => {
     expect(await sealedTotpSecrets.replace(t.database.db, mine!.id, before!.secretSealed, before!.secretSealed)).toBe(true);
   });
 });
+
+describe('a second factor the owner requires', () => {
+  it('makes an admin without one set up the app at sign-in before anything else, then asks for it', async () => {
+    const customer = await t.verifiedCustomer();
+    const user = await t.app.users.findByEmail(customer.email);
+    await t.app.users.setRole(user!.id, 'admin');
+    await t.app.security.setPolicy({ admins: true });
+    try {
+      const answer = (await t.post('/api/auth/login', { email: customer.email, password: customer.password })).json<LoginAnswer>();
+      expect(answer).toMatchObject({ twoFactorRequired: true, method: 'setup', message: securityMessages.setupRequired });
+      const challenge = (answer as { challenge: string }).challenge;
+      // The set-up challenge opens nothing else: not the code step.
+      expect((await t.post('/api/auth/login/totp', { challenge, code: '123456' })).json()).toEqual({ error: securityMessages.challengeExpired });
+
+      const setup = (await t.post('/api/auth/login/setup/totp', { challenge })).json<TotpSetup>();
+      expect(setup.otpauthUri).toContain('otpauth://totp/');
+      expect((await t.post('/api/auth/login/setup/totp/enable', { challenge, code: '000000' })).json()).toEqual({ error: securityMessages.codeWrong });
+      const done = await t.post('/api/auth/login/setup/totp/enable', { challenge, code: await codeFor(setup.secret) });
+      expect(done.statusCode).toBe(200);
+      expect(done.json()).toMatchObject({ recoveryCodes: expect.any(Array), session: { token: expect.any(String), user: { role: 'admin' } } });
+      // Spent: the challenge sets nothing up again.
+      expect((await t.post('/api/auth/login/setup/totp', { challenge })).json()).toEqual({ error: securityMessages.challengeExpired });
+      // From now on the app's code is the second step, and the last factor cannot be taken away.
+      await challengeFor(customer.email, customer.password);
+      const token = done.json<{ session: { token: string } }>().session.token;
+      expect((await t.post('/api/auth/totp/disable', { password: customer.password, code: await codeFor(setup.secret, 30) }, { token })).json()).toEqual({
+        error: securityMessages.lastFactorRequired,
+      });
+    } finally {
+      await t.app.security.setPolicy({ admins: false });
+    }
+  });
+
+  it('leaves customers alone, and admins too while the owner does not require it', async () => {
+    const customer = await t.verifiedCustomer();
+    await t.app.security.setPolicy({ admins: true });
+    try {
+      expect(await t.login(customer.email, customer.password)).toBeTruthy();
+    } finally {
+      await t.app.security.setPolicy({ admins: false });
+    }
+    const admin = await t.verifiedCustomer();
+    await t.app.users.setRole((await t.app.users.findByEmail(admin.email))!.id, 'admin');
+    expect(await t.login(admin.email, admin.password)).toBeTruthy();
+  });
+});

@@ -16,7 +16,7 @@ describe('the catalogue page', () => {
     const calls = stubApi({
       'GET /api/admin/sync-runs': () => answer(syncRunListSchema, [testSyncRun()]),
       'POST /api/admin/sync': () => json(202, { message: adminMessages.syncStarted }),
-      'GET /api/admin/settings': () => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3 }),
+      'GET /api/admin/settings': () => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3, secondFactorForAdmins: false, secondFactorForSellers: false }),
       'GET /api/admin/games': () => answer(adminGameListSchema, testAdminGameList([testAdminGame()])),
       // The list is fetched again after each change; the answer itself is not shown.
       'PATCH /api/admin/games/g1': () => answer(adminGameSchema, testAdminGame()),
@@ -55,9 +55,9 @@ describe('the catalogue page', () => {
   it('saves the sellers’ default commission next to the markup, refusing one out of range', async () => {
     const calls = stubApi({
       'GET /api/admin/sync-runs': () => answer(syncRunListSchema, []),
-      'GET /api/admin/settings': () => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3 }),
+      'GET /api/admin/settings': () => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3, secondFactorForAdmins: false, secondFactorForSellers: false }),
       'GET /api/admin/games': () => answer(adminGameListSchema, testAdminGameList([])),
-      'PATCH /api/admin/settings': ({ body }) => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3, ...(body as object) }),
+      'PATCH /api/admin/settings': ({ body }) => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3, secondFactorForAdmins: false, secondFactorForSellers: false, ...(body as object) }),
     });
     renderWithQueries(
       <MemoryRouter>
@@ -89,9 +89,9 @@ describe('the catalogue page', () => {
   it('saves the sellers’ score floor, refusing one out of range', async () => {
     const calls = stubApi({
       'GET /api/admin/sync-runs': () => answer(syncRunListSchema, []),
-      'GET /api/admin/settings': () => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3 }),
+      'GET /api/admin/settings': () => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3, secondFactorForAdmins: false, secondFactorForSellers: false }),
       'GET /api/admin/games': () => answer(adminGameListSchema, testAdminGameList([])),
-      'PATCH /api/admin/settings': ({ body }) => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3, ...(body as object) }),
+      'PATCH /api/admin/settings': ({ body }) => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3, secondFactorForAdmins: false, secondFactorForSellers: false, ...(body as object) }),
     });
     renderWithQueries(
       <MemoryRouter>
@@ -118,9 +118,9 @@ describe('the catalogue page', () => {
   it('saves the guest limits, refusing one that is not a whole number in range', async () => {
     const calls = stubApi({
       'GET /api/admin/sync-runs': () => answer(syncRunListSchema, []),
-      'GET /api/admin/settings': () => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3 }),
+      'GET /api/admin/settings': () => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3, secondFactorForAdmins: false, secondFactorForSellers: false }),
       'GET /api/admin/games': () => answer(adminGameListSchema, testAdminGameList([])),
-      'PATCH /api/admin/settings': ({ body }) => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3, ...(body as object) }),
+      'PATCH /api/admin/settings': ({ body }) => answer(adminSettingsSchema, { markupPercent: 10, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3, secondFactorForAdmins: false, secondFactorForSellers: false, ...(body as object) }),
     });
     renderWithQueries(
       <MemoryRouter>

@@ -22,6 +22,7 @@ export function StoreSettings() {
       <CommissionFields percent={settings.data.sellerCommissionPercent} fixed={settings.data.sellerCommissionFixed} />
       <ScoreFloorFields floor={settings.data.sellerScoreFloor} />
       <GuestLimitFields maxOrder={settings.data.guestMaxOrder} maxCopies={settings.data.guestMaxCopies} ordersPerDay={settings.data.guestOrdersPerDay} />
+      <SecondFactorFields admins={settings.data.secondFactorForAdmins} sellers={settings.data.secondFactorForSellers} />
     </div>
   );
 }
@@ -238,5 +239,31 @@ function GuestLimitFields({ maxOrder, maxCopies, ordersPerDay }: { maxOrder: num
         </button>
       </div>
     </form>
+  );
+}
+
+/** Whether admins and sellers must have a second factor (issue 30): one without is asked to set up an authenticator app at sign-in. */
+function SecondFactorFields({ admins, sellers }: { admins: boolean; sellers: boolean }) {
+  const patch = usePatchSettings();
+  const set = (change: { secondFactorForAdmins?: boolean; secondFactorForSellers?: boolean }) =>
+    patch.mutate(change, {
+      onSuccess: () => showToast('Saved: it applies from the next sign-in.'),
+      onError: (error) => showToast(messageOf(error, 'The setting was not saved. Please try again.'), 'error'),
+    });
+  return (
+    <section className={styles.panel} aria-labelledby="second-factor-title">
+      <h2 id="second-factor-title" className={styles.subtitle}>
+        Second factor
+      </h2>
+      <p className={styles.muted}>An account that must have one and has none is asked to set up an authenticator app at its next sign-in, before anything else.</p>
+      <label className={styles.check}>
+        <input type="checkbox" checked={admins} disabled={patch.isPending} onChange={(event) => set({ secondFactorForAdmins: event.target.checked })} />
+        Require it of admins
+      </label>
+      <label className={styles.check}>
+        <input type="checkbox" checked={sellers} disabled={patch.isPending} onChange={(event) => set({ secondFactorForSellers: event.target.checked })} />
+        Require it of sellers
+      </label>
+    </section>
   );
 }

@@ -47,7 +47,7 @@ const resendVerification = (email: string) =>
   apiSend<MessageAnswer, EmailRequest>('POST', '/api/auth/resend-verification', { email: normalizeEmail(email) });
 
 const verifyNewDevice = (email: string, code: string) =>
-  apiSend<Session, EmailCodeRequest>('POST', '/api/auth/verify-new-device', { email: normalizeEmail(email), code });
+  apiSend<LoginAnswer, EmailCodeRequest>('POST', '/api/auth/verify-new-device', { email: normalizeEmail(email), code });
 
 const resendNewDeviceCode = (email: string) =>
   apiSend<MessageAnswer, EmailRequest>('POST', '/api/auth/resend-new-device-code', { email: normalizeEmail(email) });

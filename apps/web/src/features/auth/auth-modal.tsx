@@ -10,6 +10,7 @@ import { ResetPasswordDialog } from './reset-password-dialog.tsx';
 import { ResetSuccess } from './reset-success.tsx';
 import { SignupDialog } from './signup-dialog.tsx';
 import { TotpDialog } from './totp-dialog.tsx';
+import { SetupDialog } from './setup-dialog.tsx';
 
 const TITLES: Record<AuthView, string> = {
   login: 'Login',
@@ -18,6 +19,7 @@ const TITLES: Record<AuthView, string> = {
   forgot: 'Forgot password',
   verifyNewDevice: 'Verify new device',
   totp: 'Two-step verification',
+  setup: 'Set up two-step verification',
   'reset-password': 'Reset password',
   'reset-success': 'Password has changed Successful',
   guest: 'Continue as guest',
@@ -38,6 +40,8 @@ function DialogBody({ view, email, token, checkout, challenge }: AuthDialogState
     case 'totp':
       // Only a password step leads here, with its challenge; without one the sign-in starts again.
       return challenge ? <TotpDialog email={email ?? ''} challenge={challenge} /> : <LoginDialog email={email} />;
+    case 'setup':
+      return challenge ? <SetupDialog email={email ?? ''} challenge={challenge} /> : <LoginDialog email={email} />;
     case 'reset-password':
       // Without a token it is a security mail's "This wasn't me" (issue 30): the reset link is asked for first.
       return token ? <ResetPasswordDialog email={email} token={token} /> : <ForgotDialog email={email} />;

@@ -10,6 +10,7 @@ import { signIn } from '../../lib/session.ts';
 import { showToast } from '../../ui/toasts.tsx';
 import { useLogin, useResendVerification } from './api.ts';
 import { cancelPasskeyRequest, passkeysSupported, signInWithPasskey } from './passkey-sign-in.ts';
+import { continueSignIn } from './setup-dialog.tsx';
 import { TextField } from './text-field.tsx';
 import styles from './auth-modal.module.css';
 
@@ -40,13 +41,7 @@ export function LoginDialog({ email = '', checkout }: { email?: string; checkout
   const submit = handleSubmit(async ({ email, password }) => {
     setUnverified(null);
     try {
-      const answer = await login.mutateAsync({ email, password });
-      if ('twoFactorRequired' in answer) {
-        if (answer.method === 'totp' && answer.challenge) return openAuthDialog('totp', { email: normalizeEmail(email), challenge: answer.challenge });
-        return openAuthDialog('verifyNewDevice', { email: normalizeEmail(email) });
-      }
-      signIn(answer.token, answer.user);
-      closeAuthDialog();
+      continueSignIn(await login.mutateAsync({ email, password }), normalizeEmail(email), closeAuthDialog);
     } catch (error) {
       if (error instanceof ApiError && error.message === accountMessages.verifyEmailFirst) setUnverified(normalizeEmail(email));
       else setError('password', { message: accountMessages.invalidCredentials });

@@ -1,11 +1,11 @@
 import { accountMessages } from '@keystore/contract/messages';
 import { closeAuthDialog } from '../../lib/auth-dialog.ts';
-import { signIn } from '../../lib/session.ts';
 import { showToast } from '../../ui/toasts.tsx';
 import { useResendNewDeviceCode, useVerifyNewDevice } from './api.ts';
 import { CodeForm } from './code-form.tsx';
 import { SUCCESS_TO_LOGIN_MS } from './delays.ts';
 import { ResendCode } from './resend-code.tsx';
+import { continueSignIn } from './setup-dialog.tsx';
 import { useLater } from './use-later.ts';
 import styles from './auth-modal.module.css';
 
@@ -15,10 +15,10 @@ export function NewDeviceDialog({ email }: { email: string }) {
   const verifyNewDevice = useVerifyNewDevice();
   const resendNewDeviceCode = useResendNewDeviceCode();
   const verify = async (code: string) => {
-    const session = await verifyNewDevice.mutateAsync({ email, code });
+    const answer = await verifyNewDevice.mutateAsync({ email, code });
     showToast(accountMessages.newDeviceVerified);
-    signIn(session.token, session.user);
-    later(closeAuthDialog, SUCCESS_TO_LOGIN_MS);
+    // Signed in, or (the owner requires it of this account) a second factor to set up first.
+    continueSignIn(answer, email, () => later(closeAuthDialog, SUCCESS_TO_LOGIN_MS));
   };
   return (
     <div className={styles.form}>
