@@ -68,6 +68,18 @@ describe('the notification stream', () => {
     expect(stream.ended).toBe(true);
   });
 
+  it('closes the stream of a device signed out from the list at once, without waiting for a notification (issue 30)', async () => {
+    const owner = await t.buyer();
+    const stream = await open('/api/notifications/stream', owner.headers);
+    const here = await t.app.auth.sessions.open(owner.userId, { ip: '127.0.0.1', userAgent: 'other device' });
+    const devices = (await t.app.inject({ url: '/api/auth/sessions', headers: { authorization: `Bearer ${here}` } })).json<Array<{ _id: string; current: boolean }>>();
+    const streamed = devices.find((device) => !device.current)!;
+    const out = await t.app.inject({ method: 'DELETE', url: `/api/auth/sessions/${streamed._id}`, headers: { authorization: `Bearer ${here}` } });
+    expect(out.statusCode).toBe(204);
+    for (let i = 0; i < 100 && !stream.ended; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stream.ended).toBe(true);
+  });
+
   it('forgets a stream whose client went away', async () => {
     const stream = await open('/api/notifications/stream?sessionId=leaving');
     const before = t.app.notifications.streams.size;
@@ -85,6 +97,9 @@ describe.skipIf(!serverUrl?.startsWith('postgres'))('the stream across instances
   let first: OrdersTestApp;
   let second: TestApp;
   let stream: EventStream | undefined;
+  let listening: Promise<string> | undefined;
+  /** The second instance's address, listening from the first test that asks. */
+  const secondBase = () => (listening ??= second.app.listen({ port: 0, host: '127.0.0.1' }));
 
   async function admin(query: string): Promise<void> {
     const client = new pg.Client({ connectionString: serverUrl });
@@ -109,9 +124,25 @@ describe.skipIf(!serverUrl?.startsWith('postgres'))('the stream across instances
     await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   });
 
+  it('closes a stream on one instance when its session is revoked on the other (issue 30)', async () => {
+    const buyer = await first.buyer();
+    const base = await secondBase();
+    const streamed = await openEventStream(`${base}/api/notifications/stream`, buyer.headers);
+    expect(streamed.status).toBe(200);
+    const here = await first.app.auth.sessions.open(buyer.userId, { ip: '127.0.0.1', userAgent: 'other device' });
+    const revoked = await first.app.inject({ method: 'POST', url: '/api/auth/sessions/revoke-others', headers: { authorization: `Bearer ${here}` }, payload: {} });
+    expect(revoked.statusCode).toBe(200);
+    for (let i = 0; i < 150 && !streamed.ended; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(streamed.ended).toBe(true);
+    // And its token is refused on both instances.
+    expect((await second.app.inject({ url: '/api/auth/sessions', headers: buyer.headers })).statusCode).toBe(401);
+    expect((await first.app.inject({ url: '/api/auth/sessions', headers: buyer.headers })).statusCode).toBe(401);
+    streamed.close();
+  });
+
   it('delivers a notification created on one instance to a stream on the other', async () => {
     const [adminUser, buyer] = [await first.buyer('admin'), await first.buyer()];
-    const base = await second.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = await secondBase();
     stream = await openEventStream(`${base}/api/notifications/stream`, buyer.headers);
     expect(stream.status).toBe(200);
     const created = await first.app.inject({ method: 'POST', url: '/api/admin/notifications', headers: adminUser.headers, payload: { title: 'Everywhere', text: 'both' } });
