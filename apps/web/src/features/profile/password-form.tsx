@@ -1,9 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { accountMessages, accountUiMessages, validationMessages } from '@keystore/contract/messages';
 import { newPasswordProblem } from '@keystore/contract/rules';
 import { byRule, showPasswordRefusal } from '../../lib/form-rules.ts';
 import { showToast } from '../../ui/toasts.tsx';
 import { useChangePassword } from './api.ts';
+import { sellerApiKeysQuery } from './security-api.ts';
 import { PasswordField } from './password-field.tsx';
 import controls from './controls.module.css';
 import styles from './profile-page.module.css';
@@ -17,14 +20,18 @@ interface PasswordFields {
 const EMPTY: PasswordFields = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
 /** 'Change your password' (SPEC §5 change password, §8): the server also ends the other sessions. */
-export function PasswordForm() {
+export function PasswordForm({ token }: { token: string }) {
   const { register, handleSubmit, reset, setError, formState } = useForm<PasswordFields>({ defaultValues: EMPTY });
   const { errors, isSubmitting } = formState;
 
   const changePassword = useChangePassword();
+  // A seller is asked whether its API keys go too (issue 30): whoever had the old password may have made one.
+  const apiKeys = useQuery(sellerApiKeysQuery(token));
+  const hasApiKeys = (apiKeys.data?.length ?? 0) > 0;
+  const [revokeApiKeys, setRevokeApiKeys] = useState(false);
   const submit = handleSubmit(async ({ currentPassword, newPassword }) => {
     try {
-      await changePassword.mutateAsync({ currentPassword, newPassword });
+      await changePassword.mutateAsync(hasApiKeys && revokeApiKeys ? { currentPassword, newPassword, revokeApiKeys: true } : { currentPassword, newPassword });
       reset(EMPTY);
       showToast(accountMessages.passwordUpdated);
     } catch (error) {
@@ -59,6 +66,12 @@ export function PasswordForm() {
           error={errors.confirmPassword?.message}
           {...register('confirmPassword', { validate: (value, values) => value === values.newPassword || validationMessages.passwordsDiffer })}
         />
+        {hasApiKeys && (
+          <label className={controls.check}>
+            <input type="checkbox" checked={revokeApiKeys} onChange={(event) => setRevokeApiKeys(event.target.checked)} />
+            Also delete my seller API keys
+          </label>
+        )}
         <p className={controls.error} role="alert">
           {errors.root?.server?.message}
         </p>

@@ -10,6 +10,8 @@ import { ProfilePage } from './profile-page.tsx';
 
 /** The Security section's calls (issue 30): no second factor yet, this one device signed in. */
 export const securityStubs: ApiRoutes = {
+  // Not a seller: the Security section shows no API keys.
+  'GET /api/seller/api-keys': () => json(404, { error: 'Seller not found' }),
   'GET /api/auth/security': () => json(200, { totp: false, recoveryCodesLeft: 0, passkeys: [], secondFactorRequired: false }),
   'GET /api/auth/sessions': () =>
     json(200, [

@@ -98,7 +98,7 @@ function Profile({ user, token }: { user: User; token: string }) {
       <div className={styles.columns}>
         <OrderHistory entries={user.purchaseHistory} onDetails={setOrderShown} />
         <div className={styles.settings}>
-          <PasswordForm />
+          <PasswordForm token={token} />
           <SecuritySection token={token} />
           <DeleteAccount />
         </div>

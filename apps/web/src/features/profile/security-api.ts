@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import type {
+  ApiKey,
   MessageAnswer,
   PasskeyOptions,
   PasskeyRegistrationRequest,
@@ -20,6 +21,11 @@ import { apiGet, apiSend } from '../../lib/api.ts';
 
 export function securityQuery(token: string) {
   return queryOptions({ queryKey: ['security', token], queryFn: () => apiGet<SecurityOverview>('/api/auth/security'), retry: false });
+}
+
+/** The seller's API keys (never the keys): a customer who is not a seller gets a 404 and sees nothing of it. */
+export function sellerApiKeysQuery(token: string) {
+  return queryOptions({ queryKey: ['seller-api-keys', token], queryFn: () => apiGet<ApiKey[]>('/api/seller/api-keys'), retry: false });
 }
 
 export function devicesQuery(token: string) {
@@ -50,5 +56,10 @@ export const useAddPasskey = () =>
 export const useRemovePasskey = () => useSecurityMutation((id: string) => apiSend<undefined>('DELETE', `/api/auth/passkeys/${encodeURIComponent(id)}`));
 
 export const useSignOutDevice = () => useSecurityMutation((id: string) => apiSend<undefined>('DELETE', `/api/auth/sessions/${encodeURIComponent(id)}`), 'devices');
-export const useSignOutOthers = () =>
-  useSecurityMutation((body: RevokeOthersRequest) => apiSend<MessageAnswer, RevokeOthersRequest>('POST', '/api/auth/sessions/revoke-others', body), 'devices');
+export function useSignOutOthers() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RevokeOthersRequest) => apiSend<MessageAnswer, RevokeOthersRequest>('POST', '/api/auth/sessions/revoke-others', body),
+    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: ['devices'] }), queryClient.invalidateQueries({ queryKey: ['seller-api-keys'] })]),
+  });
+}

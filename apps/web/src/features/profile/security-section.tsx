@@ -9,6 +9,7 @@ import { PasswordField } from './password-field.tsx';
 import {
   devicesQuery,
   securityQuery,
+  sellerApiKeysQuery,
   useAddPasskey,
   useDisableTotp,
   useEnableTotp,
@@ -34,6 +35,7 @@ export function SecuritySection({ token }: { token: string }) {
       <AuthenticatorApp token={token} />
       <Passkeys token={token} />
       <Devices token={token} />
+      <SellerApiKeys token={token} />
     </section>
   );
 }
@@ -330,7 +332,11 @@ function Devices({ token }: { token: string }) {
   const devices = useQuery(devicesQuery(token));
   const signOut = useSignOutDevice();
   const signOutOthers = useSignOutOthers();
+  const apiKeys = useQuery(sellerApiKeysQuery(token));
+  const [confirming, setConfirming] = useState(false);
+  const [revokeApiKeys, setRevokeApiKeys] = useState(false);
   const others = (devices.data ?? []).filter((device) => !device.current).length;
+  const hasApiKeys = (apiKeys.data?.length ?? 0) > 0;
   return (
     <div className={security.block}>
       <div className={security.head}>
@@ -369,20 +375,73 @@ function Devices({ token }: { token: string }) {
         ))}
       </ul>
       <div className={controls.actions}>
-        <button
-          type="button"
-          className={controls.danger}
-          disabled={others === 0 || signOutOthers.isPending}
-          onClick={() =>
-            signOutOthers.mutate(
-              { revokeApiKeys: false },
-              { onSuccess: (answer) => showToast(answer.message), onError: (error) => showToast(messageOf(error, SOMETHING_WENT_WRONG), 'error') },
-            )
-          }
-        >
+        <button type="button" className={controls.danger} disabled={(others === 0 && !hasApiKeys) || signOutOthers.isPending} onClick={() => setConfirming(true)}>
           Sign out all other devices
         </button>
       </div>
+      {confirming && (
+        <Modal title="Sign out all other devices?" busy={signOutOthers.isPending} onClose={() => setConfirming(false)}>
+          <div className={styles.form}>
+            <p className={styles.cardText}>Every other browser and app signed in to your account is signed out at once. This one stays signed in.</p>
+            {hasApiKeys && (
+              <label className={security.check}>
+                <input type="checkbox" checked={revokeApiKeys} onChange={(event) => setRevokeApiKeys(event.target.checked)} />
+                Also delete my seller API keys (systems that use them stop working)
+              </label>
+            )}
+            <div className={controls.actions}>
+              <button type="button" className={controls.secondary} onClick={() => setConfirming(false)} disabled={signOutOthers.isPending}>
+                Cancel
+              </button>
+              <button
+                type="button"
+                className={`${controls.danger} ${controls.solid}`}
+                disabled={signOutOthers.isPending}
+                onClick={() =>
+                  signOutOthers.mutate(
+                    { revokeApiKeys: hasApiKeys && revokeApiKeys },
+                    {
+                      onSuccess: (answer) => {
+                        setConfirming(false);
+                        showToast(answer.message);
+                      },
+                      onError: (error) => showToast(messageOf(error, SOMETHING_WENT_WRONG), 'error'),
+                    },
+                  )
+                }
+              >
+                Sign out others
+              </button>
+            </div>
+          </div>
+        </Modal>
+      )}
+    </div>
+  );
+}
+
+/** A seller's API keys, with their last use (the seller area makes and revokes them): shown only to a seller who has some. */
+function SellerApiKeys({ token }: { token: string }) {
+  const keys = useQuery(sellerApiKeysQuery(token));
+  if (!keys.data || keys.data.length === 0) return null;
+  return (
+    <div className={security.block}>
+      <div className={security.head}>
+        <h3 className={security.title}>Seller API keys</h3>
+      </div>
+      <p className={styles.cardText}>Your systems sign in with these. Make or revoke them in the seller area.</p>
+      <ul className={security.list} aria-label="Seller API keys">
+        {keys.data.map((key) => (
+          <li key={key._id} className={security.item}>
+            <div>
+              <p className={security.itemName}>{key.name}</p>
+              <p className={security.itemNote}>
+                Created {formatDate(key.createdAt)} · {key.lastUsedAt ? `last used ${formatDate(key.lastUsedAt)}` : 'never used'}
+              </p>
+            </div>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
