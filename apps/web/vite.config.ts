@@ -38,6 +38,11 @@ export default defineConfig({
         // the pages share with it (React, the router) into a second file: one more request on the
         // critical path, and two gzip streams compress worse than one.
         codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] },
+        // The entry lists every chunk and stylesheet a page may load by name (its preload map), so each
+        // name's hash is bytes of every first view. Six characters (36 bits, within one chunk's name)
+        // are as unique as eight for cache busting and keep ~90 gzip bytes off the entry (decision 027).
+        chunkFileNames: 'assets/[name]-[hash:6].js',
+        assetFileNames: 'assets/[name]-[hash:6][extname]',
       },
     },
   },
