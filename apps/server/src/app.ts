@@ -57,6 +57,7 @@ import { registerAuditing } from './platform/audit.ts';
 import { registerErrorHandling } from './platform/errors.ts';
 import { EventBus, type StoreEventBus } from './platform/events.ts';
 import { KeyRing } from './platform/key-ring.ts';
+import { openPlaces } from './platform/geoip.ts';
 import { Mailer } from './platform/mailer.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { Schedule } from './platform/schedule.ts';
@@ -232,7 +233,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
   await app.register(clientErrorRoutes);
   if (!config.production && mailer.devOutbox) await app.register(devMailRoutes, { mailer });
-  const auth = await registerAuth(app, { config, database, users, mailer, events, factors: security, sellerKeys: sellers });
+  const places = config.geoipDb ? await openPlaces(config.geoipDb) : undefined;
+  const auth = await registerAuth(app, { config, database, users, mailer, events, factors: security, sellerKeys: sellers, places });
   await app.register(securityRoutes, { security });
   subscribeFraudConsequences(events, { users, auth, notifications, sellers, log: app.log });
   registerAuditing(app, database, (request) => actorOf(users, request));

@@ -73,6 +73,8 @@ const environmentSchema = z.object({
       return z.NEVER;
     }),
   REDIS_URL: z.string().optional(),
+  /** A GeoLite2-style City database (.mmdb): the list of signed-in devices names each one's place. */
+  GEOIP_DB: z.string().optional(),
   REDIS_KEY_PREFIX: z.string().default('keystore:'),
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
   /** Purchases (order or payment requests) one instance works on at once before new orders queue and are shed. */
@@ -153,6 +155,8 @@ function shapeConfig(e: CheckedEnvironment) {
     /** Proxies in front whose X-Forwarded-For is believed (0: none, the socket's address counts). */
     trustProxy: e.TRUST_PROXY,
     redisUrl: e.REDIS_URL || undefined,
+    /** Where signed-in devices are (issue 30); without it their addresses are shown masked. */
+    geoipDb: e.GEOIP_DB || undefined,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     /** Multiplies every budget-like limit: 1 in a shop; benchmarks raise it. */
     rateLimitScale: e.RATE_LIMIT_SCALE,

@@ -28,6 +28,7 @@ import type { LoginThrottle } from './limits.ts';
 import { SessionService } from './sessions.ts';
 import { isTrustedIp, trustIp } from './trusted-ips.ts';
 import { maskedAddress } from '../../platform/client-ip.ts';
+import type { Places } from '../../platform/geoip.ts';
 
 /** Where a request comes from: the address the new-device check trusts, and the browser for the session list. */
 export interface Device {
@@ -43,10 +44,7 @@ export interface SellerKeys {
   revokeAllOf(userId: string): Promise<number>;
 }
 
-/** Where an address is ("Berlin, Germany"), when a GeoIP database is configured. */
-export interface Places {
-  placeOf(ip: string): string | undefined;
-}
+export type { Places } from '../../platform/geoip.ts';
 
 /** Stands for an unknown e-mail's account in lookups that must cost the same either way. */
 const NO_ACCOUNT = '';
