@@ -52,3 +52,23 @@ describe("a seller's API keys", () => {
     expect((await call({ 'x-api-key': key }, 'GET', '/api/seller')).status).toBe(401);
   });
 });
+
+describe("the risk desk's account-takeover signal", () => {
+  it('counts a recent security change of the buyer (here the authenticator app turned off) as an untrusted sign-in at checkout', async () => {
+    const { riskCheckouts } = await import('../risk/schema.ts');
+    const { eq } = await import('drizzle-orm');
+    const game = await t.gameWithStock(20, 43);
+    const signalOf = async (orderId: string) => (await t.database.db.select().from(riskCheckouts).where(eq(riskCheckouts.orderId, orderId)))[0]?.signals.untrustedSignIn;
+
+    const calm = await t.buyer();
+    expect(await signalOf((await t.order(calm, game)).order._id)).toBe(false);
+
+    const changed = await t.buyer();
+    const { generateTOTP } = await import('@epic-web/totp');
+    const setup = await call<{ secret: string }>(changed, 'POST', '/api/auth/totp/setup', { password: BUYER_PASSWORD });
+    expect((await call(changed, 'POST', '/api/auth/totp/enable', { code: (await generateTOTP({ secret: setup.body.secret })).otp })).status).toBe(200);
+    expect(await signalOf((await t.order(changed, game)).order._id)).toBe(false);
+    await t.app.security.recordNow(changed.userId, 'totp-disabled', { ip: '127.0.0.1' });
+    expect(await signalOf((await t.order(changed, game)).order._id)).toBe(true);
+  });
+});
