@@ -57,4 +57,4 @@ CREATE INDEX "passkeys_user_idx" ON "passkeys" USING btree ("user_id");--> state
 CREATE INDEX "recovery_codes_user_idx" ON "recovery_codes" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "security_events_user_at_idx" ON "security_events" USING btree ("user_id","at");--> statement-breakpoint
 CREATE INDEX "sign_in_challenges_expires_idx" ON "sign_in_challenges" USING btree ("expires_at");--> statement-breakpoint
-CREATE VIEW "public"."security_changes" AS (select "user_id", "kind", "at" from "security_events" where "security_events"."kind" in ('new-device', 'password-changed', 'totp-disabled', 'recovery-code-used', 'recovery-codes-regenerated', 'passkey-added', 'sessions-revoked'));
+CREATE VIEW "public"."security_changes" AS (select "user_id", "kind", "at" from "security_events" where "security_events"."kind" in ('new-device', 'password-changed', 'totp-disabled', 'recovery-code-used', 'recovery-codes-regenerated', 'passkey-added', 'sessions-revoked', 'api-key-created', 'webhook-changed', 'webhook-secret-rotated'));

@@ -132,6 +132,7 @@ describe('table ownership', () => {
       reservation_outcomes: 'offers',
       claim_outcomes: 'claims',
       seller_postings: 'ledger',
+      security_changes: 'security',
     });
   });
 

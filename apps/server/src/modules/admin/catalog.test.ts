@@ -86,12 +86,16 @@ describe('back office: catalogue', () => {
 
   it('sets the markup (0–30 %), applied from the next sync', async () => {
     const settings = () => t.app.inject({ url: '/api/admin/settings', headers: admin.headers }).then((answer) => answer.json<{ markupPercent: number }>());
-    expect(await settings()).toEqual({ markupPercent: 5, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3 });
+    expect(await settings()).toEqual({ markupPercent: 5, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3, secondFactorForAdmins: false, secondFactorForSellers: false });
     const tooMuch = await t.app.inject({ method: 'PATCH', url: '/api/admin/settings', headers: admin.headers, payload: { markupPercent: 31 } });
     expect(tooMuch.statusCode).toBe(400);
     expect(tooMuch.json()).toEqual({ error: adminMessages.markupRange });
     expect((await t.app.inject({ method: 'PATCH', url: '/api/admin/settings', headers: admin.headers, payload: { markupPercent: 20 } })).statusCode).toBe(200);
-    expect(await settings()).toEqual({ markupPercent: 20, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3 });
+    // The owner may require a second factor of admins and sellers (issue 30); a non-boolean is refused at the schema.
+    expect((await t.app.inject({ method: 'PATCH', url: '/api/admin/settings', headers: admin.headers, payload: { secondFactorForSellers: 'yes' } })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'PATCH', url: '/api/admin/settings', headers: admin.headers, payload: { secondFactorForSellers: true } })).json()).toMatchObject({ secondFactorForAdmins: false, secondFactorForSellers: true });
+    expect((await t.app.inject({ method: 'PATCH', url: '/api/admin/settings', headers: admin.headers, payload: { secondFactorForSellers: false } })).statusCode).toBe(200);
+    expect(await settings()).toEqual({ markupPercent: 20, sellerCommissionPercent: 10, sellerCommissionFixed: 0, sellerScoreFloor: 80, guestMaxOrder: 150, guestMaxCopies: 2, guestOrdersPerDay: 3, secondFactorForAdmins: false, secondFactorForSellers: false });
 
     const id = await t.gameWithStock(10, 6);
     const [row] = await t.database.db.select({ supplierPriceCents: games.supplierPriceCents }).from(games).where(eq(games.id, id));

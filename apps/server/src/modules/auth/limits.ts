@@ -31,11 +31,11 @@ export const AUTH_LIMITS = {
   resendVerificationLock: { name: 'resend-lock-verify-email', limit: 1, windowSeconds: RESEND_LOCK_SECONDS, message: accountMessages.resendTooSoon },
   resendNewDeviceLock: { name: 'resend-lock-new-device', limit: 1, windowSeconds: RESEND_LOCK_SECONDS, message: accountMessages.resendTooSoon },
   /**
-   * Wrong second-step codes (the authenticator app's, recovery codes) for one account, from any
+   * Second-step codes (the authenticator app's, recovery codes) tried for one account, from any
    * address: past this, the account's second step waits, whoever asks (each challenge also dies after 5).
    */
   secondStepFailuresPerAccount: { name: 'second-step-fail-account', limit: 15, windowSeconds: 15 * MINUTE },
-  /** Wrong second-step codes for one account from one address. */
+  /** Second-step codes tried for one account from one address. */
   secondStepFailuresPerPair: { name: 'second-step-fail-pair', limit: 8, windowSeconds: 15 * MINUTE },
   /**
    * Passkey sign-in ceremonies from one address: the login dialog asks for one each time it opens
@@ -94,14 +94,12 @@ export class LoginThrottle {
     ]);
   }
 
-  /** Before a second-step code is checked: 429 once the account, or this address for it, made too many wrong ones. */
-  async admitSecondStep(userId: string, ip: string): Promise<void> {
-    await this.limits.assertAllowed(AUTH_LIMITS.secondStepFailuresPerAccount, userId);
-    await this.limits.assertAllowed(AUTH_LIMITS.secondStepFailuresPerPair, pair(userId, ip));
-  }
-
-  async secondStepFailed(userId: string, ip: string): Promise<void> {
-    await Promise.all([this.limits.hit(AUTH_LIMITS.secondStepFailuresPerAccount, userId), this.limits.hit(AUTH_LIMITS.secondStepFailuresPerPair, pair(userId, ip))]);
+  /**
+   * Counts a second-step try before its code is checked: 429 once the account, or this address for
+   * it, tried too many. A decoy's tries (a hidden wrong password) count for the address only.
+   */
+  async secondStepTry(userId: string, ip: string, { decoy }: { decoy: boolean }): Promise<void> {
+    await this.limits.enforce([AUTH_LIMITS.secondStepFailuresPerPair, pair(userId, ip)], ...(decoy ? [] : [[AUTH_LIMITS.secondStepFailuresPerAccount, userId] as [LimitRule, string]]));
   }
 
   async succeeded(email: string, ip: string): Promise<void> {

@@ -238,14 +238,10 @@ export class AuthService {
    */
   async loginWithTotp(input: { challenge: string; code?: string | undefined; recoveryCode?: string | undefined }, device: Device): Promise<Session> {
     const holder = await this.factors.challengeHolder(input.challenge);
-    if (holder) await this.throttle?.admitSecondStep(holder, device.ip);
-    let passed;
-    try {
-      passed = await this.factors.passTotp(input.challenge, input);
-    } catch (error) {
-      if (holder) await this.throttle?.secondStepFailed(holder, device.ip);
-      throw error;
-    }
+    // Every try is counted before its code is checked, so tries sent at once cannot pass the limit
+    // together; a decoy's tries count only for this address, or a guesser could lock the owner out.
+    if (holder.userId) await this.throttle?.secondStepTry(holder.userId, device.ip, { decoy: !holder.opens });
+    const passed = await this.factors.passTotp(input.challenge, input);
     const user = await this.users.findById(passed.userId);
     if (!user) throw new Invalid(securityMessages.challengeExpired);
     return this.openSecondFactorSession(user, device, passed.recoveryCodeUsed);
@@ -286,7 +282,11 @@ export class AuthService {
     const consumed = await this.codes.consume(user.id, 'new-device', code);
     if (!consumed.ok) throw new Invalid(codeMessages[consumed.reason]);
     await trustIp(this.database.db, user.id, consumed.ip ?? device.ip);
-    return this.sessionOrSetUp(user, device);
+    // A code mailed before the app was turned on (or a resend of one) opens no more than the password
+    // does: an account with the app on gets its step, so the mailbox alone is never enough.
+    const factors = await this.factors.factorsOf(user.id);
+    if (factors.totp) return totpStep(await this.factors.openChallenge(user.id, 'totp', device));
+    return this.sessionOrSetUp(user, device, factors);
   }
 
   /**
@@ -296,7 +296,9 @@ export class AuthService {
   async resendNewDeviceCode(email: string): Promise<string> {
     const user = await this.users.findByEmail(email);
     const pending = user && (await this.codes.latest(user.id, 'new-device'));
-    if (user && pending && !pending.usedAt && pending.ip) await this.sendNewDeviceCode(user, pending.ip);
+    // The same lookup whatever the account; an account with the app on signs in with its code, never a mailed one.
+    const { totp } = await this.factors.factorsOf(user?.id ?? NO_ACCOUNT);
+    if (user && pending && !pending.usedAt && pending.ip && !totp) await this.sendNewDeviceCode(user, pending.ip);
     return accountMessages.codeResent;
   }
 

@@ -8,6 +8,7 @@ import {
   passkeyOptionsSchema,
   passkeyRegistrationRequestSchema,
   passwordAndCodeRequestSchema,
+  identityConfirmationSchema,
   passwordConfirmationSchema,
   recoveryCodesSchema,
   securityMessages as m,
@@ -23,6 +24,9 @@ import type { Origin, SecurityService } from './service.ts';
 const PASSWORD_GUESSES: LimitRule = { name: 'security-password-account', limit: 10, windowSeconds: 15 * 60 };
 /** Codes tried to turn the app on, per account. */
 const ENABLE_TRIES: LimitRule = { name: 'totp-enable-account', limit: 10, windowSeconds: 15 * 60 };
+
+/** Passkeys stored or removed per account. */
+const PASSKEY_CHANGES: LimitRule = { name: 'passkey-changes-account', limit: 30, windowSeconds: 15 * 60 };
 
 const tags = ['security'];
 const security = [{ bearerAuth: [] }];
@@ -42,7 +46,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ security: SecurityService }
       onRequest: app.authenticate,
       schema: { operationId: 'getSecurity', tags, summary: 'The second factors of the account', security, response: { 200: securityOverviewSchema, 401: errorSchema } },
     },
-    async (request) => factors.overview(request.account.userId, false),
+    async (request) => factors.overview(request.account.userId, await factors.secondFactorRequired(request.account.userId, request.account.role)),
   );
 
   app.post(
@@ -123,19 +127,20 @@ export const securityRoutes: FastifyPluginAsyncZod<{ security: SecurityService }
       schema: {
         operationId: 'passkeyRegistrationOptions',
         tags,
-        summary: 'The options to create a passkey (the password typed again); a single-use challenge valid 5 minutes',
+        summary: "The options to create a passkey (the password, and the authenticator code when on, typed again); a single-use challenge valid 5 minutes",
         security,
-        body: passwordConfirmationSchema,
+        body: identityConfirmationSchema,
         response: { 200: passkeyOptionsSchema, 409: errorSchema, ...denied },
       },
     },
-    async (request) => factors.passkeyRegistrationOptions(request.account.userId, request.body.password, origin(request)),
+    async (request) => factors.passkeyRegistrationOptions(request.account.userId, request.body, origin(request)),
   );
 
   app.post(
     '/api/auth/passkeys',
     {
       onRequest: app.authenticate,
+      config: { limits: [perUser(PASSKEY_CHANGES)] },
       schema: {
         operationId: 'registerPasskey',
         tags,
@@ -155,6 +160,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ security: SecurityService }
     '/api/auth/passkeys/:id',
     {
       onRequest: app.authenticate,
+      config: { limits: [perUser(PASSKEY_CHANGES)] },
       schema: {
         operationId: 'deletePasskey',
         tags,

@@ -96,13 +96,24 @@ export const securityEvents = pgTable(
 /**
  * Published for the risk desk: what an account thief does before spending (a sign-in from a new
  * device, a second factor turned off or replaced, a recovery code used, a passkey added, other devices
- * signed out), with when.
+ * signed out, a seller's API key made or its webhook redirected), with when.
  */
 export const securityChanges = pgView('security_changes').as((qb) =>
   qb
     .select({ userId: securityEvents.userId, kind: securityEvents.kind, at: securityEvents.at })
     .from(securityEvents)
     .where(
-      inArray(securityEvents.kind, ['new-device', 'password-changed', 'totp-disabled', 'recovery-code-used', 'recovery-codes-regenerated', 'passkey-added', 'sessions-revoked']),
+      inArray(securityEvents.kind, [
+        'new-device',
+        'password-changed',
+        'totp-disabled',
+        'recovery-code-used',
+        'recovery-codes-regenerated',
+        'passkey-added',
+        'sessions-revoked',
+        'api-key-created',
+        'webhook-changed',
+        'webhook-secret-rotated',
+      ]),
     ),
 );

@@ -137,19 +137,20 @@ export class SecurityService {
     return policy.sellers && (await store.isSeller(this.db, userId));
   }
 
-  /** Whether this account must set up a second factor before it may sign in (required, and it has none). */
-  async mustSetUp(userId: string, role: Role, factors: { totp: boolean; passkeys: number }): Promise<boolean> {
-    if (factors.totp || factors.passkeys > 0) return false;
+  /**
+   * Whether a sign-in with the password must set up the authenticator app first: the owner requires a
+   * second factor of this account, and the app is not on. A passkey does not count here: it signs in
+   * alone (two factors) and never follows a password, so a password sign-in needs the app.
+   */
+  async mustSetUp(userId: string, role: Role, factors: { totp: boolean }): Promise<boolean> {
+    if (factors.totp) return false;
     return this.secondFactorRequired(userId, role);
   }
 
-  /** Refuses to take away the last second factor of an account that must have one. */
-  private async assertNotLastRequired(userId: string, removing: 'totp' | 'passkey'): Promise<void> {
+  /** Refuses to turn the app off for an account the owner requires a second factor of (its password sign-ins need it). */
+  private async assertAppNotRequired(userId: string): Promise<void> {
     const user = await this.account(userId);
-    if (!(await this.secondFactorRequired(userId, user.role))) return;
-    const factors = await store.factorsOf(this.db, userId);
-    const left = (removing === 'totp' ? 0 : Number(factors.totp)) + (removing === 'passkey' ? factors.passkeys - 1 : factors.passkeys);
-    if (left <= 0) throw new Conflict(m.lastFactorRequired);
+    if (await this.secondFactorRequired(userId, user.role)) throw new Conflict(m.lastFactorRequired);
   }
 
   // --- a sign-in that must set up a factor first ---
@@ -169,7 +170,7 @@ export class SecurityService {
     const waiting = await store.waitingChallenge(this.db, sha256(challenge), 'setup');
     if (!waiting?.userId) throw new Invalid(m.challengeExpired);
     const recoveryCodes = await this.enableTotp(waiting.userId, code, origin);
-    await store.takeChallenge(this.db, sha256(challenge), 'setup', SECOND_STEP_ATTEMPTS);
+    if (!(await store.takeChallenge(this.db, sha256(challenge), 'setup', SECOND_STEP_ATTEMPTS))) throw new Invalid(m.challengeExpired);
     return { userId: waiting.userId, recoveryCodes };
   }
 
@@ -202,7 +203,7 @@ export class SecurityService {
   /** Turns the app off: the password and a current code, so neither a stolen session nor a stolen password alone can. */
   async disableTotp(userId: string, password: string, code: string, origin: Origin): Promise<void> {
     const user = await this.confirmPassword(userId, password);
-    await this.assertNotLastRequired(userId, 'totp');
+    await this.assertAppNotRequired(userId);
     await this.db.transaction(async (tx) => {
       await this.takeCode(tx, userId, code);
       await store.deleteTotp(tx, userId);
@@ -258,12 +259,12 @@ export class SecurityService {
     return token;
   }
 
-  /** The account a waiting second-step challenge is for (to throttle before checking); refused when it is over. */
-  async challengeHolder(token: string): Promise<string | null> {
+  /** The account a waiting second-step challenge is for, and whether it is a decoy (to throttle before checking); refused when it is over. */
+  async challengeHolder(token: string): Promise<{ userId: string | null; opens: boolean }> {
     const challenge = await store.waitingChallenge(this.db, sha256(token), 'totp');
     if (!challenge) throw new Invalid(m.challengeExpired);
     if (challenge.attempts >= SECOND_STEP_ATTEMPTS) throw new Invalid(m.challengeExhausted);
-    return challenge.userId;
+    return { userId: challenge.userId, opens: challenge.opens };
   }
 
   /**
@@ -272,18 +273,18 @@ export class SecurityService {
    */
   async passTotp(token: string, proof: { code?: string | undefined; recoveryCode?: string | undefined }): Promise<PassedStep> {
     const idHash = sha256(token);
-    const challenge = await store.waitingChallenge(this.db, idHash, 'totp');
-    if (!challenge) throw new Invalid(m.challengeExpired);
-    if (challenge.attempts >= SECOND_STEP_ATTEMPTS) throw new Invalid(m.challengeExhausted);
+    // The try is taken before the code is checked: five at once take five tries, not one each.
+    const challenge = await store.takeTry(this.db, idHash, 'totp', SECOND_STEP_ATTEMPTS);
+    if (!challenge) {
+      const waiting = await store.waitingChallenge(this.db, idHash, 'totp');
+      throw new Invalid(waiting ? m.challengeExhausted : m.challengeExpired);
+    }
     const { userId } = challenge;
     // A decoy's code is checked like any other (the same work), and still opens nothing.
     let passed = false;
     if (userId !== null && proof.code !== undefined) passed = (await this.checkCode(userId, proof.code)) && challenge.opens;
-    else if (userId !== null && challenge.opens) passed = await store.useRecoveryCode(this.db, userId, this.recoveryHashes(normalRecoveryCode(proof.recoveryCode ?? '')));
-    if (!passed || userId === null) {
-      const tries = await store.countWrongTry(this.db, idHash);
-      throw new Invalid(tries >= SECOND_STEP_ATTEMPTS ? m.challengeExhausted : m.codeWrong);
-    }
+    else if (userId !== null) passed = (await store.useRecoveryCode(this.db, userId, this.recoveryHashes(normalRecoveryCode(proof.recoveryCode ?? '')))) && challenge.opens;
+    if (!passed || userId === null) throw new Invalid(challenge.attempts >= SECOND_STEP_ATTEMPTS ? m.challengeExhausted : m.codeWrong);
     if (!(await store.takeChallenge(this.db, idHash, 'totp', SECOND_STEP_ATTEMPTS))) throw new Invalid(m.challengeExpired);
     return { userId, recoveryCodeUsed: proof.code === undefined, ip: challenge.ip };
   }
@@ -291,8 +292,10 @@ export class SecurityService {
   // --- passkeys ---
 
   /** The options to create a passkey (the password typed again first), bound to a single-use challenge. */
-  async passkeyRegistrationOptions(userId: string, password: string, origin: Origin): Promise<PasskeyOptions> {
-    const user = await this.confirmPassword(userId, password);
+  async passkeyRegistrationOptions(userId: string, identity: { password: string; code?: string | undefined }, origin: Origin): Promise<PasskeyOptions> {
+    // A passkey signs in alone: adding one asks what turning the app off asks (the password, and the app's code when on).
+    await this.confirmIdentity(userId, identity);
+    const user = await this.account(userId);
     const existing = await store.passkeysOf(this.db, userId);
     if (existing.length >= PASSKEYS_MAX) throw new Conflict(m.tooManyPasskeys);
     const options = await generateRegistrationOptions({
@@ -341,7 +344,6 @@ export class SecurityService {
 
   async removePasskey(userId: string, id: string, origin: Origin): Promise<void> {
     const user = await this.account(userId);
-    await this.assertNotLastRequired(userId, 'passkey');
     await this.db.transaction(async (tx) => {
       if (!(await store.deletePasskey(tx, userId, id))) throw new NotFound(m.passkeyNotFound);
       await this.record(tx, user, 'passkey-removed', origin);

@@ -1,5 +1,5 @@
 // The security module's rows: authenticator apps, recovery codes, passkeys, challenges and events.
-import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { SecurityEvent } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
 import { sellerFacts } from '../sellers/ports.ts';
@@ -100,17 +100,28 @@ export async function waitingChallenge(db: Db, idHash: string, purpose: Challeng
   return row;
 }
 
-/** Counts a wrong try; answers the tries made so far. */
-export async function countWrongTry(db: Db, idHash: string): Promise<number> {
+/**
+ * Takes one of a waiting challenge's tries before its code is checked, in one statement (tries sent
+ * at once cannot share one): the challenge with the tries made, or undefined once none is left.
+ */
+export async function takeTry(db: Db, idHash: string, purpose: ChallengePurpose, maxAttempts: number) {
   const [row] = await db
     .update(signInChallenges)
     .set({ attempts: sql`${signInChallenges.attempts} + 1` })
-    .where(eq(signInChallenges.idHash, idHash))
-    .returning({ attempts: signInChallenges.attempts });
-  return row?.attempts ?? Number.POSITIVE_INFINITY;
+    .where(
+      and(
+        eq(signInChallenges.idHash, idHash),
+        eq(signInChallenges.purpose, purpose),
+        isNull(signInChallenges.usedAt),
+        gt(signInChallenges.expiresAt, sql`now()`),
+        lt(signInChallenges.attempts, maxAttempts),
+      ),
+    )
+    .returning();
+  return row;
 }
 
-/** Uses a waiting challenge once (the first caller of any instance wins): its row, or undefined. */
+/** Uses a waiting challenge once (the first caller of any instance wins) while it has made at most `maxAttempts` tries: its row, or undefined. */
 export async function takeChallenge(db: Db, idHash: string, purpose: ChallengePurpose, maxAttempts: number) {
   const [row] = await db
     .update(signInChallenges)
@@ -121,7 +132,7 @@ export async function takeChallenge(db: Db, idHash: string, purpose: ChallengePu
         eq(signInChallenges.purpose, purpose),
         isNull(signInChallenges.usedAt),
         gt(signInChallenges.expiresAt, sql`now()`),
-        lt(signInChallenges.attempts, maxAttempts),
+        lte(signInChallenges.attempts, maxAttempts),
       ),
     )
     .returning();

@@ -125,6 +125,38 @@ describe('the authenticator app', () => {
     expect((await t.post('/api/auth/login/totp', { challenge: 'x'.repeat(43), code: '123456' })).json()).toEqual({ error: securityMessages.challengeExpired });
   });
 
+  it('gives a mailed new-device code no more than the password: with the app on, its code still comes next, and no code is mailed again', async () => {
+    // A sign-in from a new address before the app was on mails a code; the app is turned on meanwhile.
+    const customer = await t.verifiedCustomer();
+    expect((await t.post('/api/auth/login', { email: customer.email, password: customer.password }, { ip: TRAVEL_IP })).json()).toMatchObject({ method: 'email' });
+    const { codeIn } = await import('../../test/smtp-sink.ts');
+    const mailed = codeIn(await t.sink.nextMail(customer.email));
+    const token = await t.login(customer.email, customer.password);
+    const setup = (await t.post('/api/auth/totp/setup', { password: customer.password }, { token })).json<TotpSetup>();
+    expect((await t.post('/api/auth/totp/enable', { code: await codeFor(setup.secret) }, { token })).statusCode).toBe(200);
+    const mailsBefore = await t.mailsTo(customer.email);
+    expect((await t.post('/api/auth/resend-new-device-code', { email: customer.email }, { ip: TRAVEL_IP })).statusCode).toBe(200);
+    expect(await t.mailsTo(customer.email)).toBe(mailsBefore);
+    const answer = (await t.post('/api/auth/verify-new-device', { email: customer.email, code: mailed }, { ip: TRAVEL_IP })).json<LoginAnswer>();
+    expect(answer).toMatchObject({ twoFactorRequired: true, method: 'totp', challenge: expect.any(String) });
+    expect(answer).not.toHaveProperty('token');
+  });
+
+  it('takes one try per code sent at once: eight wrong codes together use the five a challenge has', async () => {
+    const customer = await customerWithTotp();
+    const challenge = await challengeFor(customer.email, customer.password);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => t.post('/api/auth/login/totp', { challenge, code: '000000' })));
+    const errors = answers.map((answer) => answer.json<{ error: string }>().error);
+    expect(errors.filter((error) => error === securityMessages.codeWrong).length).toBeLessThanOrEqual(4);
+    expect((await t.post('/api/auth/login/totp', { challenge, code: await codeFor(customer.secret, 30) })).json()).toEqual({ error: securityMessages.challengeExhausted });
+  });
+
+  it('asks for the app code too before a passkey is added, when the app is on', async () => {
+    const customer = await customerWithTotp();
+    expect((await t.post('/api/auth/passkeys/options', { password: customer.password }, { token: customer.token })).json()).toEqual({ error: securityMessages.codeRequired });
+    expect((await t.post('/api/auth/passkeys/options', { password: customer.password, code: await codeFor(customer.secret, 30) }, { token: customer.token })).statusCode).toBe(200);
+  });
+
   it('throttles wrong codes per account across challenges, with 429', async () => {
     const customer = await customerWithTotp();
     let status = 0;

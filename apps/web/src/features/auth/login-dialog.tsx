@@ -9,7 +9,7 @@ import { ApiError } from '../../lib/api.ts';
 import { signIn } from '../../lib/session.ts';
 import { showToast } from '../../ui/toasts.tsx';
 import { useLogin, useResendVerification } from './api.ts';
-import { cancelPasskeyRequest, passkeysSupported, signInWithPasskey } from './passkey-sign-in.ts';
+import { cancelPasskeyRequest, passkeyRequestEnded, passkeysSupported, signInWithPasskey } from './passkey-sign-in.ts';
 import { continueSignIn } from './setup-dialog.tsx';
 import { TextField } from './text-field.tsx';
 import styles from './auth-modal.module.css';
@@ -62,8 +62,16 @@ export function LoginDialog({ email = '', checkout }: { email?: string; checkout
   // Where the browser can, its passkeys are offered among the e-mail field's suggestions (conditional UI).
   useEffect(() => {
     if (!passkeys) return undefined;
-    signInWithPasskey({ autofill: true }).then(signedInWithPasskey, () => undefined);
-    return cancelPasskeyRequest;
+    let live = true;
+    signInWithPasskey({ autofill: true, live: () => live }).then(signedInWithPasskey, (error: unknown) => {
+      // A passkey picked from the suggestions that the store refuses (unknown, expired) is told; the browser's own
+      // refusals (dismissed, no passkeys here, a store not on a domain name) are not: the field still works as before.
+      if (live && error instanceof ApiError && error.fromServer && (error.status === 400 || error.status === 401)) setPasskeyError(error.message);
+    });
+    return () => {
+      live = false;
+      cancelPasskeyRequest();
+    };
   }, [passkeys]);
   const signInWithAPasskey = async () => {
     setPasskeyError(null);
@@ -72,7 +80,7 @@ export function LoginDialog({ email = '', checkout }: { email?: string; checkout
       signedInWithPasskey(await signInWithPasskey());
     } catch (error) {
       // The person closed the browser's prompt: nothing to say.
-      if (error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError')) return;
+      if (passkeyRequestEnded(error)) return;
       setPasskeyError(error instanceof ApiError && error.fromServer ? error.message : securityMessages.passkeyRefused);
     } finally {
       setPasskeyBusy(false);

@@ -17,12 +17,20 @@ export function passkeysSupported(): boolean {
  * session the store answers. `autofill`: offered among the e-mail field's suggestions (conditional UI)
  * instead of a prompt, where the browser can; resolves undefined where it cannot.
  */
-export async function signInWithPasskey({ autofill = false }: { autofill?: boolean } = {}): Promise<Session | undefined> {
+export async function signInWithPasskey({ autofill = false, live = () => true }: { autofill?: boolean; live?: () => boolean } = {}): Promise<Session | undefined> {
   const { browserSupportsWebAuthnAutofill, startAuthentication } = await webauthn();
   if (autofill && !(await browserSupportsWebAuthnAutofill())) return undefined;
   const { challengeId, options } = await passkeyLoginOptions();
+  // Asked again after each wait: a dialog closed meanwhile starts no request of the browser's, and signs nobody in.
+  if (!live()) return undefined;
   const credential = await startAuthentication({ optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON, useBrowserAutofill: autofill });
+  if (!live()) return undefined;
   return loginWithPasskey({ challengeId, credential: credential as never });
+}
+
+/** Whether a passkey request ended because the person or the page ended it (nothing to tell them). */
+export function passkeyRequestEnded(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
 }
 
 /** Ends a waiting passkey request (the dialog closed): the browser stops offering it. */

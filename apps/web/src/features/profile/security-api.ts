@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import type {
   ApiKey,
+  IdentityConfirmation,
   MessageAnswer,
   PasskeyOptions,
   PasskeyRegistrationRequest,
@@ -46,8 +47,8 @@ export const useNewRecoveryCodes = () =>
 
 /** Adds a passkey: the store's options (behind the password), the browser's passkey prompt, then the store keeps it under `name`. */
 export const useAddPasskey = () =>
-  useSecurityMutation(async ({ name, password }: { name: string; password: string }) => {
-    const { challengeId, options } = await apiSend<PasskeyOptions, PasswordConfirmation>('POST', '/api/auth/passkeys/options', { password });
+  useSecurityMutation(async ({ name, password, code }: { name: string; password: string; code?: string }) => {
+    const { challengeId, options } = await apiSend<PasskeyOptions, IdentityConfirmation>('POST', '/api/auth/passkeys/options', code ? { password, code } : { password });
     const { startRegistration } = await import('@simplewebauthn/browser');
     const credential = await startRegistration({ optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON });
     return apiSend<MessageAnswer, PasskeyRegistrationRequest>('POST', '/api/auth/passkeys', { challengeId, name, credential: credential as never });

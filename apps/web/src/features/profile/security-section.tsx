@@ -265,24 +265,28 @@ function Passkeys({ token }: { token: string }) {
         </button>
       </div>
       {!supported && <p className={styles.cardText}>This browser cannot make passkeys.</p>}
-      {adding && <AddPasskeyDialog onClose={() => setAdding(false)} />}
+      {adding && <AddPasskeyDialog token={token} onClose={() => setAdding(false)} />}
     </div>
   );
 }
 
-function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
+function AddPasskeyDialog({ token, onClose }: { token: string; onClose: () => void }) {
   const add = useAddPasskey();
   const nameId = useId();
   const [name, setName] = useState(defaultPasskeyName());
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const totpOn = useQuery(securityQuery(token)).data?.totp === true;
   const [error, setError] = useState<string | null>(null);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     if (!name.trim()) return setError(securityMessages.passkeyNameRequired);
     if (!password) return setError('Please enter your password');
+    const digits = code.replace(/\s+/g, '');
+    if (totpOn && !/^\d{6}$/.test(digits)) return setError(securityMessages.codeRequired);
     try {
-      await add.mutateAsync({ name: name.trim(), password });
+      await add.mutateAsync({ name: name.trim(), password, ...(totpOn ? { code: digits } : {}) });
       showToast(securityMessages.passkeyAdded);
       onClose();
     } catch (failure) {
@@ -301,6 +305,7 @@ function AddPasskeyDialog({ onClose }: { onClose: () => void }) {
           <input id={nameId} className={controls.input} value={name} onChange={(event) => setName(event.target.value)} />
         </div>
         <PasswordField label="Your password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} />
+        {totpOn && <CodeField id={`${nameId}-code`} code={code} setCode={setCode} error={null} />}
         <p className={controls.error} role="alert">
           {error}
         </p>
