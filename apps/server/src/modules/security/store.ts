@@ -91,12 +91,14 @@ export async function insertChallenge(db: Db, row: typeof signInChallenges.$infe
   await db.insert(signInChallenges).values(row);
 }
 
+/** The challenge of this id and purpose while it waits: not used, not expired. */
+function waiting(idHash: string, purpose: ChallengePurpose) {
+  return and(eq(signInChallenges.idHash, idHash), eq(signInChallenges.purpose, purpose), isNull(signInChallenges.usedAt), gt(signInChallenges.expiresAt, sql`now()`));
+}
+
 /** A challenge still waiting: not used, not expired. */
 export async function waitingChallenge(db: Db, idHash: string, purpose: ChallengePurpose) {
-  const [row] = await db
-    .select()
-    .from(signInChallenges)
-    .where(and(eq(signInChallenges.idHash, idHash), eq(signInChallenges.purpose, purpose), isNull(signInChallenges.usedAt), gt(signInChallenges.expiresAt, sql`now()`)));
+  const [row] = await db.select().from(signInChallenges).where(waiting(idHash, purpose));
   return row;
 }
 
@@ -108,15 +110,7 @@ export async function takeTry(db: Db, idHash: string, purpose: ChallengePurpose,
   const [row] = await db
     .update(signInChallenges)
     .set({ attempts: sql`${signInChallenges.attempts} + 1` })
-    .where(
-      and(
-        eq(signInChallenges.idHash, idHash),
-        eq(signInChallenges.purpose, purpose),
-        isNull(signInChallenges.usedAt),
-        gt(signInChallenges.expiresAt, sql`now()`),
-        lt(signInChallenges.attempts, maxAttempts),
-      ),
-    )
+    .where(and(waiting(idHash, purpose), lt(signInChallenges.attempts, maxAttempts)))
     .returning();
   return row;
 }
@@ -126,15 +120,7 @@ export async function takeChallenge(db: Db, idHash: string, purpose: ChallengePu
   const [row] = await db
     .update(signInChallenges)
     .set({ usedAt: new Date() })
-    .where(
-      and(
-        eq(signInChallenges.idHash, idHash),
-        eq(signInChallenges.purpose, purpose),
-        isNull(signInChallenges.usedAt),
-        gt(signInChallenges.expiresAt, sql`now()`),
-        lte(signInChallenges.attempts, maxAttempts),
-      ),
-    )
+    .where(and(waiting(idHash, purpose), lte(signInChallenges.attempts, maxAttempts)))
     .returning();
   return row;
 }

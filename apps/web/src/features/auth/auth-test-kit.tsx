@@ -1,7 +1,7 @@
 // Test helpers for the auth dialogs: the dialogs rendered as the layout renders them, and what a
 // person reads in them. The API stub, the user and the reset between tests are in src/test/fixtures.tsx.
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
@@ -39,4 +39,18 @@ export function findDialog(title: string) {
 export function toastTexts(): string[] {
   const region = screen.getByRole('region', { name: 'Messages' });
   return [...region.querySelectorAll('p')].map((p) => p.textContent ?? '');
+}
+
+/** The six code boxes of a dialog. */
+export function codeBoxes(dialog: HTMLElement): HTMLInputElement[] {
+  return within(dialog).getAllByRole('textbox', { name: /^Digit \d of 6$/ }) as HTMLInputElement[];
+}
+
+/** Pastes `digits` into a dialog's code boxes and presses Verify. */
+export async function enterCode(dialog: HTMLElement, digits: string) {
+  const type = typist();
+  await type.click(codeBoxes(dialog)[0]!);
+  await type.paste(digits);
+  await type.click(within(dialog).getByRole('button', { name: 'Verify' }));
+  return type;
 }

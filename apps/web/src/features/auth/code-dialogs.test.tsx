@@ -4,19 +4,12 @@ import { messageSchema, sessionSchema } from '@keystore/contract';
 import { currentSession } from '../../lib/session.ts';
 import { answer, testUser } from '../../test/contract-fixtures.ts';
 import { json, networkError, resetTestState, stubApi } from '../../test/fixtures.tsx';
-import { findDialog, renderDialog, toastTexts, typist } from './auth-test-kit.tsx';
+import { codeBoxes, enterCode, findDialog, renderDialog, toastTexts, typist } from './auth-test-kit.tsx';
 
-const boxes = (dialog: HTMLElement) => within(dialog).getAllByRole('textbox', { name: /^Digit \d of 6$/ }) as HTMLInputElement[];
+const boxes = codeBoxes;
 const code = (dialog: HTMLElement) => boxes(dialog).map((box) => box.value).join('');
 const later = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
-async function enterCode(dialog: HTMLElement, digits: string) {
-  const type = typist();
-  await type.click(boxes(dialog)[0]!);
-  await type.paste(digits);
-  await type.click(within(dialog).getByRole('button', { name: 'Verify' }));
-  return type;
-}
 
 describe('the e-mail code dialog', () => {
   beforeEach(() => vi.useFakeTimers({ shouldAdvanceTime: true }));

@@ -4,19 +4,12 @@ import { loginAnswerSchema, securityMessages, sessionSchema } from '@keystore/co
 import { currentSession } from '../../lib/session.ts';
 import { answer, testUser } from '../../test/contract-fixtures.ts';
 import { json, resetTestState, stubApi } from '../../test/fixtures.tsx';
-import { findDialog, renderDialog, typist } from './auth-test-kit.tsx';
+import { codeBoxes, enterCode, findDialog, renderDialog, typist } from './auth-test-kit.tsx';
 
 // The sign-in's second steps (issue 30): the authenticator app's code or a recovery code.
 const CHALLENGE = 'c'.repeat(43);
-const boxes = (dialog: HTMLElement) => within(dialog).getAllByRole('textbox', { name: /^Digit \d of 6$/ }) as HTMLInputElement[];
+const boxes = codeBoxes;
 
-async function enterCode(dialog: HTMLElement, digits: string) {
-  const type = typist();
-  await type.click(boxes(dialog)[0]!);
-  await type.paste(digits);
-  await type.click(within(dialog).getByRole('button', { name: 'Verify' }));
-  return type;
-}
 
 describe('the second step of a sign-in', () => {
   afterEach(resetTestState);

@@ -18,6 +18,20 @@ export function continueSignIn(answer: LoginAnswer, email: string, onSession: ()
   else openAuthDialog('verifyNewDevice', { email });
 }
 
+/** A sign-in whose step can no longer go on (its challenge is over): why, and the way back to the password. */
+export function SignInAgain({ email, why }: { email: string; why: string }) {
+  return (
+    <div className={styles.form}>
+      <p className={`${styles.error} ${styles.center}`} role="alert">
+        {why}
+      </p>
+      <button type="button" className={styles.primary} onClick={() => openAuthDialog('login', { email })}>
+        Sign in again
+      </button>
+    </div>
+  );
+}
+
 /**
  * The set-up the owner requires of this account before it may sign in (issue 30: admins, sellers):
  * scan the QR code, confirm with the app's first code, keep the recovery codes, then in.
@@ -55,18 +69,7 @@ export function SetupDialog({ email, challenge }: { email: string; challenge: st
       </div>
     );
   }
-  if (setup.isError) {
-    return (
-      <div className={styles.form}>
-        <p className={`${styles.error} ${styles.center}`} role="alert">
-          {messageOf(setup.error, securityMessages.challengeExpired)}
-        </p>
-        <button type="button" className={styles.primary} onClick={() => openAuthDialog('login', { email })}>
-          Sign in again
-        </button>
-      </div>
-    );
-  }
+  if (setup.isError) return <SignInAgain email={email} why={messageOf(setup.error, securityMessages.challengeExpired)} />;
   return (
     <div className={styles.form}>
       <p className={styles.text}>{securityMessages.setupRequired}</p>

@@ -1,10 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
 import { accountUiMessages, securityMessages } from '@keystore/contract/messages';
 import { ApiError, messageOf } from '../../lib/api.ts';
-import { closeAuthDialog, openAuthDialog } from '../../lib/auth-dialog.ts';
+import { closeAuthDialog } from '../../lib/auth-dialog.ts';
 import { signIn } from '../../lib/session.ts';
 import { useLoginWithTotp } from './api.ts';
 import { CodeForm } from './code-form.tsx';
+import { SignInAgain } from './setup-dialog.tsx';
 import styles from './auth-modal.module.css';
 
 /** The answers after which this sign-in cannot go on: the password step must be done again. */
@@ -30,18 +31,7 @@ export function TotpDialog({ email, challenge }: { email: string; challenge: str
     }
   };
 
-  if (over) {
-    return (
-      <div className={styles.form}>
-        <p className={`${styles.error} ${styles.center}`} role="alert">
-          {over}
-        </p>
-        <button type="button" className={styles.primary} onClick={() => openAuthDialog('login', { email })}>
-          Sign in again
-        </button>
-      </div>
-    );
-  }
+  if (over) return <SignInAgain email={email} why={over} />;
   return (
     <div className={styles.form}>
       {usingRecovery ? (
