@@ -282,7 +282,7 @@ function AddPasskeyDialog({ token, onClose }: { token: string; onClose: () => vo
     event.preventDefault();
     setError(null);
     if (!name.trim()) return setError(securityMessages.passkeyNameRequired);
-    if (!password) return setError('Please enter your password');
+    if (!password) return setError(PASSWORD_MISSING);
     const digits = code.replace(/\s+/g, '');
     if (totpOn && !/^\d{6}$/.test(digits)) return setError(securityMessages.codeRequired);
     try {
@@ -453,23 +453,44 @@ function SellerApiKeys({ token }: { token: string }) {
 
 // --- the steps the dialogs share ---
 
-function PasswordStep({ intro, submitLabel, onSubmit, onCancel }: { intro: string; submitLabel: string; onSubmit: (password: string) => Promise<void>; onCancel: () => void }) {
-  const [password, setPassword] = useState('');
+const PASSWORD_MISSING = 'Please enter your password';
+
+/** The six digits of a typed code (spaces dropped), or undefined when it is not one. */
+function digitsOf(code: string): string | undefined {
+  const digits = code.replace(/\s+/g, '');
+  return /^\d{6}$/.test(digits) ? digits : undefined;
+}
+
+/**
+ * A step's submit: `check` answers what is wrong before anything is sent (or nothing), then `send`
+ * runs; its failure is shown with the server's words. The step stays busy once sent successfully
+ * (the dialog moves on or closes).
+ */
+function useStepSubmit(check: () => string | undefined, send: () => Promise<void>) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!password) return setError('Please enter your password');
+    const problem = check();
+    if (problem) return setError(problem);
     setBusy(true);
     setError(null);
     try {
-      await onSubmit(password);
+      await send();
     } catch (failure) {
       setError(messageOf(failure, SOMETHING_WENT_WRONG));
-    } finally {
       setBusy(false);
     }
   };
+  return { error, busy, submit };
+}
+
+function PasswordStep({ intro, submitLabel, onSubmit, onCancel }: { intro: string; submitLabel: string; onSubmit: (password: string) => Promise<void>; onCancel: () => void }) {
+  const [password, setPassword] = useState('');
+  const { error, busy, submit } = useStepSubmit(
+    () => (password ? undefined : PASSWORD_MISSING),
+    () => onSubmit(password),
+  );
   return (
     <form className={styles.form} onSubmit={submit} noValidate>
       <p className={styles.cardText}>{intro}</p>
@@ -482,21 +503,10 @@ function PasswordStep({ intro, submitLabel, onSubmit, onCancel }: { intro: strin
 function CodeStep({ intro, submitLabel, onSubmit, onCancel }: { intro: ReactNode; submitLabel: string; onSubmit: (code: string) => Promise<void>; onCancel: () => void }) {
   const id = useId();
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const digits = code.replace(/\s+/g, '');
-    if (!/^\d{6}$/.test(digits)) return setError(securityMessages.codeRequired);
-    setBusy(true);
-    setError(null);
-    try {
-      await onSubmit(digits);
-    } catch (failure) {
-      setError(messageOf(failure, SOMETHING_WENT_WRONG));
-      setBusy(false);
-    }
-  };
+  const { error, busy, submit } = useStepSubmit(
+    () => (digitsOf(code) ? undefined : securityMessages.codeRequired),
+    () => onSubmit(digitsOf(code)!),
+  );
   return (
     <form className={styles.form} onSubmit={submit} noValidate>
       {intro}
@@ -522,22 +532,10 @@ function PasswordAndCodeStep({
   const id = useId();
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const digits = code.replace(/\s+/g, '');
-    if (!password) return setError('Please enter your password');
-    if (!/^\d{6}$/.test(digits)) return setError(securityMessages.codeRequired);
-    setBusy(true);
-    setError(null);
-    try {
-      await onSubmit({ password, code: digits });
-    } catch (failure) {
-      setError(messageOf(failure, SOMETHING_WENT_WRONG));
-      setBusy(false);
-    }
-  };
+  const { error, busy, submit } = useStepSubmit(
+    () => (!password ? PASSWORD_MISSING : digitsOf(code) ? undefined : securityMessages.codeRequired),
+    () => onSubmit({ password, code: digitsOf(code)! }),
+  );
   return (
     <form className={styles.form} onSubmit={submit} noValidate>
       <p className={styles.cardText}>{intro}</p>
