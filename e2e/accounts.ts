@@ -3,6 +3,7 @@
 // the browser (same address) signs in without the new-device code.
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import type { User } from '@keystore/contract';
+import { usernameProblem } from '@keystore/contract/rules';
 import { STORAGE_KEYS } from '../apps/web/src/lib/storage-keys.ts';
 import { newVisitorContext } from './browser.ts';
 
@@ -28,10 +29,13 @@ export function uniqueSuffix(): string {
   return Math.random().toString(36).slice(2, 10);
 }
 
-/** A user name and e-mail no other test uses (.org is a recognized suffix). */
+/** A user name and e-mail no other test uses (.org is a recognized suffix), drawn again when the random part spells a word the store refuses. */
 export function freshIdentity(prefix: string): { username: string; email: string } {
-  const suffix = uniqueSuffix();
-  return { username: `${prefix}_${suffix}`.slice(0, 20), email: `${prefix}-${suffix}@example.org` };
+  for (;;) {
+    const suffix = uniqueSuffix();
+    const username = `${prefix}_${suffix}`.slice(0, 20);
+    if (usernameProblem(username) === undefined) return { username, email: `${prefix}-${suffix}@example.org` };
+  }
 }
 
 export async function call<T>(baseUrl: string, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {

@@ -2,6 +2,7 @@
 // instance opens its order on the other; the guest limit per e-mail holds when the same e-mail orders
 // on both at once; one Idempotency-Key sent to both places one order; a gift's recipient gets one mail
 // and its key joins the account that proves the e-mail, whichever instance does the work.
+import { usernameWith } from '../test/accounts.ts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderMessages, type CreateOrderAnswer, type GameListAnswer, type Order, type Purchase } from '@keystore/contract';
@@ -100,7 +101,7 @@ describe.skipIf(!SHARED_POSTGRES)('guests and gifts over two instances on one Po
   /** Signs `email` up on A, verifies it on B and signs in on B: answers the session's headers. */
   async function signedUpAs(email: string): Promise<Record<string, string>> {
     const password = 'Secret123';
-    const username = `Giftee_${Math.random().toString(36).slice(2, 8)}`;
+    const username = usernameWith('Giftee_');
     expect((await fetch(`${a.base}/api/auth/register`, { method: 'POST', headers: json, body: JSON.stringify({ username, email, password }) })).status).toBe(201);
     const mails = (await (await fetch(`${a.base}/dev/mail/messages?to=${encodeURIComponent(email)}`)).json()) as Array<{ text: string; subject: string }>;
     const code = /^ {4}(\d{6})$/m.exec(mails.find((mail) => /verification code/i.test(mail.subject))!.text)![1]!;

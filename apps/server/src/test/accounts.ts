@@ -3,6 +3,7 @@
 // address), log in. Tests of any area that need a bearer token start here.
 import type { FastifyInstance } from 'fastify';
 import type { Session, User } from '@keystore/contract';
+import { usernameProblem } from '@keystore/contract/rules';
 
 export interface SignedInUser {
   user: User;
@@ -16,10 +17,18 @@ export interface SignedInUser {
 
 let counter = 0;
 
+/** `prefix` and a random part, drawn again when that part spells a word the username rules refuse. */
+export function usernameWith(prefix: string, length = 6): string {
+  for (;;) {
+    const username = `${prefix}${Math.random().toString(36).slice(2, 2 + length)}`;
+    if (usernameProblem(username) === undefined) return username;
+  }
+}
+
 /** A fresh, verified customer with an open session. Names are unique within a test file. */
 export async function signedInUser(app: FastifyInstance, account: { username?: string; email?: string; password?: string } = {}): Promise<SignedInUser> {
   counter += 1;
-  const suffix = `${counter}${Math.random().toString(36).slice(2, 6)}`;
+  const suffix = usernameWith(`Tester${counter}`, 4).slice('Tester'.length);
   const username = account.username ?? `Tester${suffix}`;
   const email = account.email ?? `tester${suffix}@gmail.com`;
   const password = account.password ?? 'Secret123';

@@ -13,6 +13,7 @@ import { openDatabase } from '../db/client.ts';
 import { SessionService } from '../modules/auth/sessions.ts';
 import { UsersService } from '../modules/users/service.ts';
 import { hashPassword } from '../platform/passwords.ts';
+import { usernameWith } from './accounts.ts';
 import { testConfig } from './helper.ts';
 
 const MAIN = path.join(import.meta.dirname, '../main.ts');
@@ -123,7 +124,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
 }
 
 /** A customer made as a person does, over HTTP: registered on `on`, verified and signed in through `verifyOn` (another instance). */
-export async function customerOver(on: string, verifyOn = on, tag = Math.random().toString(36).slice(2, 8)): Promise<{ email: string; token: string; headers: Record<string, string> }> {
+export async function customerOver(on: string, verifyOn = on, tag = usernameWith('Cluster_').slice('Cluster_'.length)): Promise<{ email: string; token: string; headers: Record<string, string> }> {
   const email = `cluster.${tag}@gmail.com`;
   const password = 'Secret123';
   const post = async (base: string, pathname: string, body: unknown) => {

@@ -1,6 +1,7 @@
 // Gifts (issue 29): an order bought for someone else. The recipient gets a mail with the message and
 // the gift's link, reveals the key there, and finds it in the library of the account that proves its
 // e-mail; the buyer's library shows the gift as sent, never its key. Through the real app.
+import { usernameWith } from '../../test/accounts.ts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { giftMessages, orderMessages, type CreateOrderAnswer, type Gift, type OrderKeys, type Purchase } from '@keystore/contract';
@@ -153,7 +154,7 @@ describe('gifts', () => {
 
 /** Signs an e-mail up through the real flow (register, the mailed code), then in: answers the session's headers. */
 async function signUp(email: string): Promise<Record<string, string>> {
-  const username = `Member_${(n += 1)}${Math.random().toString(36).slice(2, 6)}`;
+  const username = usernameWith(`Member_${(n += 1)}`, 4);
   expect((await call('POST', '/api/auth/register', { username, email, password: 'Secret123' })).statusCode).toBe(201);
   const mail = (await t.mailsTo(email)).find((message) => /^ {4}\d{6}$/m.test(message.text))!;
   const code = /^ {4}(\d{6})$/m.exec(mail.text)![1]!;

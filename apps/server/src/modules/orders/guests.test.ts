@@ -1,6 +1,7 @@
 // Buying without an account (issue 29): a guest's order by e-mail, its signed link for the order page,
 // the payment and the keys, the owner's guest limits, and the orders joining the account that later
 // proves the e-mail. Through the real app, as a browser without a session calls it.
+import { usernameWith } from '../../test/accounts.ts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountMessages, orderMessages, type CreateOrderAnswer, type Order, type OrderKeys, type Purchase, type TestPaymentAnswer } from '@keystore/contract';
@@ -163,7 +164,7 @@ describe('guest checkout', () => {
     expect((await payByLink(placed.order._id, placed.token!)).statusCode).toBe(200);
     await t.app.orders.allocator.drain();
 
-    const customer = { username: `Joiner_${guests}${Math.random().toString(36).slice(2, 6)}`, email, password: 'Secret123', confirmPassword: 'Secret123' };
+    const customer = { username: usernameWith(`Joiner_${guests}`, 4), email, password: 'Secret123', confirmPassword: 'Secret123' };
     expect((await call('POST', '/api/auth/register', customer)).statusCode).toBe(201);
     const mail = (await t.mailsTo(email)).find((message) => /^ {4}\d{6}$/m.test(message.text))!;
     const code = /^ {4}(\d{6})$/m.exec(mail.text)![1]!;
