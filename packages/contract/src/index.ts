@@ -22,6 +22,7 @@ export * from './admin-rules.ts';
 export * from './seller-rules.ts';
 export * from './risk-rules.ts';
 export * from './security-rules.ts';
+export * from './wishlist-rules.ts';
 
 // Zod schemas of requests and answers.
 export * from './fields.ts';
@@ -42,3 +43,4 @@ export * from './gift-rules.ts';
 export * from './gifts.ts';
 export * from './risk.ts';
 export * from './security.ts';
+export * from './wishlist.ts';

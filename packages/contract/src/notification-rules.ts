@@ -35,7 +35,7 @@ export function notificationTextProblem(body: string): string | undefined {
 }
 
 /** What made a notification (the `kind` column). */
-export type NotificationKind = 'admin' | 'news' | 'order-paid' | 'keys-delivered' | 'payment-declined' | 'password-changed' | 'new-device' | 'seller-alert' | 'claim' | 'order-review';
+export type NotificationKind = 'admin' | 'news' | 'order-paid' | 'keys-delivered' | 'payment-declined' | 'password-changed' | 'new-device' | 'seller-alert' | 'claim' | 'order-review' | 'wishlist-alert';
 
 /** The texts of the notifications events create. */
 export const notificationTexts = {

@@ -10,6 +10,7 @@ import {
   gameListItemSchema,
   gameListQuerySchema,
   gameSchema,
+  priceSeriesSchema,
   QUICK_SEARCH_LIMIT,
   quickSearchHitSchema,
   SEARCH_RESULTS_LIMIT,
@@ -94,6 +95,24 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
       },
     },
     async (request, reply) => answers.send(request, reply, keyOf(request), () => catalog.gameJson(request.params.id)),
+  );
+
+  app.get(
+    '/api/games/:id/prices',
+    {
+      schema: {
+        tags: ['catalogue'],
+        operationId: 'getGamePrices',
+        security: NO_AUTH,
+        summary: "A game's price over the last 90 days: each change, the last point its price now",
+        params: gameIdParamsSchema,
+        response: { 200: priceSeriesSchema, 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('Cache-Control', 'public, max-age=60');
+      return catalog.priceSeries(request.params.id);
+    },
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, pgView, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, pgView, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { SystemRequirements } from '@keystore/contract';
 
 /** The catalogue: one row per supplier product. Money is held in euro cents. */
@@ -56,6 +56,26 @@ export const games = pgTable(
     check('games_reserved_check', sql`${table.reserved} >= 0`),
     check('games_price_override_check', sql`${table.priceOverrideCents} is null or ${table.priceOverrideCents} > 0`),
   ],
+);
+
+/**
+ * A game's shown price and whether it had stock to show, each time either changed (issue 31): written by
+ * the database itself, by triggers on games (migration 0027), in the transaction of whatever write moved
+ * them, whoever made it (a sync, a seller's offer through the market columns, the owner's override, a
+ * purchase that took the last key). The price history reads it, and the wishlist's alerts follow it.
+ */
+export const pricePoints = pgTable(
+  'price_points',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    gameId: text('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    priceCents: integer('price_cents').notNull(),
+    inStock: boolean('in_stock').notNull(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().default(sql`now()`),
+  },
+  (table) => [index('price_points_game_at_idx').on(table.gameId, table.at), index('price_points_at_idx').on(table.at)],
 );
 
 /** One row per supplier sync: when it ran, what it changed, and how it ended. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
 import { LRUCache } from 'lru-cache';
 import type { FastifyBaseLogger } from 'fastify';
-import { catalogMessages, centsToEuro, type AdminGame, type AdminGameList, type Game, type GameListAnswer, type GameListItem, type QuickSearchHit, type SyncRun } from '@keystore/contract';
+import { catalogMessages, centsToEuro, PRICE_HISTORY_DAYS, type PriceSeries, type AdminGame, type AdminGameList, type Game, type GameListAnswer, type GameListItem, type QuickSearchHit, type SyncRun } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
@@ -12,6 +12,7 @@ import { coverUrl } from './cover-art.ts';
 import { CatalogIndex, type CatalogQuery } from './search/catalog-index.ts';
 import { IndexSnapshot } from './index-snapshot.ts';
 import { GameStockRows } from './game-stock.ts';
+import { priceChanges } from './price-history.ts';
 import { ShownStock } from './shown-stock.ts';
 import { biggestPriceDrops, catalogStamp, countGames, findGame, findGameDetails, loadIndexBatches, parseIndexBatch, stampTime, type GameRow } from './store.ts';
 import type { GameStock, StoreEventBus } from '../../platform/events.ts';
@@ -233,6 +234,16 @@ export class CatalogService {
     }
     const item = index.itemJson(doc);
     return `${item.slice(0, -1)},${JSON.stringify(details).slice(1)}`;
+  }
+
+  /** The prices a shown game had in the last `days`, each change once, the last point its current price now. */
+  async priceSeries(id: string, days = PRICE_HISTORY_DAYS): Promise<PriceSeries> {
+    const doc = this.index.docOf(id);
+    if (doc === undefined) throw new NotFound(catalogMessages.gameNotFound);
+    const current = this.index.item(doc).price;
+    const series = (await priceChanges(this.database.db, id, days)).map((change) => ({ date: change.at.toISOString(), price: change.priceCents / 100 }));
+    series.push({ date: new Date().toISOString(), price: current });
+    return series;
   }
 
   /**
