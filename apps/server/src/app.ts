@@ -24,6 +24,8 @@ import { libraryRoutes } from './modules/library/routes.ts';
 import { SignedLinks } from './platform/signed-links.ts';
 import { GiftsService } from './modules/gifts/service.ts';
 import { giftRoutes } from './modules/gifts/routes.ts';
+import { WishlistService } from './modules/wishlist/service.ts';
+import { wishlistRoutes } from './modules/wishlist/routes.ts';
 import { LibraryService } from './modules/library/service.ts';
 import { newsRoutes } from './modules/news/routes.ts';
 import { NewsService } from './modules/news/service.ts';
@@ -89,6 +91,7 @@ declare module 'fastify' {
     claims: ClaimsService;
     risk: RiskService;
     security: SecurityService;
+    wishlist: WishlistService;
     users: UsersService;
   }
 }
@@ -195,6 +198,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('risk', risk);
   app.decorate('users', users);
   app.decorate('security', security);
+  const wishlist = new WishlistService({ database, catalog, notifications, mailer, mailContext, links, log: app.log });
+  app.decorate('wishlist', wishlist);
 
   // Their lives: started once the app is ready, stopped with it.
   app.addHook('onReady', () => catalog.start());
@@ -220,6 +225,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onReady', () => jobs.forEach((job) => job.start()));
   app.addHook('onClose', () => Promise.all(jobs.map((job) => job.stop())).then(() => undefined));
   app.addHook('onClose', () => ledger.stop());
+  app.addHook('onReady', () => wishlist.start());
+  app.addHook('onClose', () => wishlist.stop());
   app.addHook('onReady', () => alerts.start());
   app.addHook('onClose', () => alerts.stop());
   // After the deliveries under way: what their events start is waited for too.
@@ -244,6 +251,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(ordersRoutes, { orders });
   await app.register(libraryRoutes, { library, sentGifts: (userId) => gifts.sentBy(userId) });
   await app.register(giftRoutes, { gifts });
+  await app.register(wishlistRoutes, { wishlist });
   await app.register(supportRoutes, { support });
   await app.register(notificationsRoutes, { notifications });
   await app.register(newsRoutes, { news });

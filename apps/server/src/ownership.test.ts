@@ -126,6 +126,7 @@ describe('table ownership', () => {
       known_addresses: 'auth',
       known_browsers: 'auth',
       game_facts: 'catalog',
+      price_moves: 'catalog',
       seller_facts: 'sellers',
       sold_lines: 'orders',
       offer_stock: 'offers',

@@ -1,6 +1,8 @@
 // The wishlist's, the alerts' and the price history's requests and answers (issue 31).
 import { z } from 'zod';
 import { gameListItemSchema } from './catalog.ts';
+import { idField } from './fields.ts';
+import { catalogMessages } from './messages.ts';
 import { wishlistMessages, WISHLIST_MAX_ITEMS } from './wishlist-rules.ts';
 
 export const wishlistAlertsSchema = z
@@ -26,6 +28,8 @@ export const wishlistItemSchema = z
   .meta({ id: 'WishlistItem' });
 export type WishlistItem = z.infer<typeof wishlistItemSchema>;
 
+export const wishlistGameParamsSchema = z.object({ gameId: idField(catalogMessages.gameNotFound) });
+
 export const wishlistSchema = z.array(wishlistItemSchema).meta({ id: 'Wishlist' });
 
 const targetPrice = z
@@ -44,7 +48,7 @@ export type WishBody = z.infer<typeof wishBodySchema>;
 export const wishlistMergeSchema = z
   .object({
     items: z
-      .array(z.object({ gameId: z.string().min(1).max(64), addedAt: z.iso.datetime({ offset: true }).optional() }).strict())
+      .array(z.object({ gameId: idField(catalogMessages.gameNotFound), addedAt: z.iso.datetime({ offset: true }).optional() }).strict())
       .max(WISHLIST_MAX_ITEMS),
   })
   .strict()

@@ -21,6 +21,7 @@ import * as offersTables from '../modules/offers/schema.ts';
 import * as sellersTables from '../modules/sellers/schema.ts';
 import * as supportTables from '../modules/support/schema.ts';
 import * as usersTables from '../modules/users/schema.ts';
+import * as wishlistTables from '../modules/wishlist/schema.ts';
 import * as platformTables from '../platform/schema.ts';
 import { ThreadedPglite } from './pglite-thread.ts';
 
@@ -43,6 +44,7 @@ export const schema = {
   ...sellersTables,
   ...supportTables,
   ...usersTables,
+  ...wishlistTables,
   ...platformTables,
 };
 
@@ -74,7 +76,7 @@ export function preparedOnce<T>(build: (db: Db) => T): (db: Db) => T {
 }
 
 /** Advisory lock keys: one per job that must run once per cluster. */
-export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010, operatorAlerts: 7_301_011, ledgerRelease: 7_301_012, demoMarket: 7_301_013, reviewDeadline: 7_301_014 } as const;
+export const LOCKS = { migrate: 7_301_001, supplierSync: 7_301_002, orderExpiry: 7_301_010, operatorAlerts: 7_301_011, ledgerRelease: 7_301_012, demoMarket: 7_301_013, reviewDeadline: 7_301_014, wishlistAlerts: 7_301_015 } as const;
 
 /**
  * Namespaces (first key) of the transaction-level advisory locks that serialise the placements of one

@@ -8,6 +8,12 @@ export const listOf = (values: readonly string[]) => sql.raw(values.map((value) 
 
 export const moment = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+/**
+ * PostgreSQL's xid8: the id of the transaction that wrote a row. A reader that follows a table in the
+ * order its rows were committed takes those below its snapshot's xmin (every transaction there has ended).
+ */
+export const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
+
 /** PostgreSQL's bytea as a Buffer from both drivers (PGlite answers a Uint8Array). */
 export const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
   dataType: () => 'bytea',

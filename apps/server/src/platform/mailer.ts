@@ -19,6 +19,8 @@ export interface MailMessage {
    * only the first attempt carries it; a retried mail still names the sender in its text.
    */
   replyTo?: string;
+  /** Extra headers (an alert's List-Unsubscribe and List-Unsubscribe-Post), stored with the mail so a retry sends them too. */
+  headers?: Record<string, string>;
 }
 
 export interface OutboxEntry extends MailMessage {
@@ -157,13 +159,14 @@ export class Mailer {
         subject: mailOutbox.subject,
         text: mailOutbox.text,
         html: mailOutbox.html,
+        headers: mailOutbox.headers,
         createdAt: mailOutbox.createdAt,
       })
       .from(mailOutbox)
       .where(options.to ? eq(mailOutbox.to, options.to.trim().toLowerCase()) : undefined)
       .orderBy(desc(mailOutbox.id))
       .limit(options.limit ?? 50);
-    return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+    return rows.map(({ headers, ...row }) => ({ ...row, ...(headers ? { headers } : {}), createdAt: row.createdAt.toISOString() }));
   }
 
   /**
@@ -176,7 +179,7 @@ export class Mailer {
     else this.log.info({ to: message.to, subject: message.subject }, `dev outbox: mail to ${message.to}: ${message.subject}\n${message.text}`);
   }
 
-  private async deliver(row: MailMessage & { id: number; attempts: number }): Promise<boolean> {
+  private async deliver(row: Omit<MailMessage, 'headers'> & { id: number; attempts: number; headers?: Record<string, string> | null }): Promise<boolean> {
     const attempts = row.attempts + 1;
     try {
       await this.transport!.sendMail({
@@ -186,6 +189,7 @@ export class Mailer {
         text: row.text,
         html: row.html,
         ...(row.replyTo ? { replyTo: row.replyTo } : {}),
+        ...(row.headers ? { headers: row.headers } : {}),
       });
       await this.database.db.update(mailOutbox).set({ sentAt: new Date(), attempts, lastError: null }).where(eq(mailOutbox.id, row.id));
       return true;

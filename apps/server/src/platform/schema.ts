@@ -19,6 +19,8 @@ export const mailOutbox = pgTable(
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: moment('next_attempt_at').notNull().default(sql`now()`),
     lastError: text('last_error'),
+    /** Extra headers (an alert's List-Unsubscribe), kept so that a retried mail carries them too. */
+    headers: jsonb('headers').$type<Record<string, string>>(),
   },
   (table) => [index('mail_outbox_pending_idx').on(table.nextAttemptAt).where(sql`${table.sentAt} is null`)],
 );

@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
 /** What a signed link opens. */
-export type LinkPurpose = 'order' | 'gift';
+export type LinkPurpose = 'order' | 'gift' | 'alert-mails';
 
 /** How long a link opens its page: a guest keeps its order's link 30 days (the refund window). */
 export const SIGNED_LINK_DAYS = 30;

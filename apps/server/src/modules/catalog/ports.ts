@@ -3,4 +3,4 @@ export type { CatalogService } from './service.ts';
 export { coverUrl } from './cover-art.ts';
 export type { GameStockRows, HouseOnlyTake, LockedGame, MarketColumns } from './game-stock.ts';
 // The read model of a game (decision 033).
-export { gameFacts } from './schema.ts';
+export { gameFacts, priceMoves } from './schema.ts';

@@ -28,3 +28,12 @@ export async function priceChanges(db: Db, gameId: string, days: number): Promis
   }
   return changes;
 }
+
+/** The price a game showed at `at`: its last point at or before then, or undefined when none is that old. */
+export async function priceAt(db: Db, gameId: string, at: Date): Promise<number | undefined> {
+  const [row] = await queryRows<{ priceCents: number }>(
+    db,
+    sql`select price_cents as "priceCents" from price_points where game_id = ${gameId} and at <= ${at.toISOString()}::timestamptz order by at desc, id desc limit 1`,
+  );
+  return row?.priceCents;
+}

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, pgView, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { SystemRequirements } from '@keystore/contract';
+import { xid8 } from '../../db/columns.ts';
 
 /** The catalogue: one row per supplier product. Money is held in euro cents. */
 export const games = pgTable(
@@ -74,8 +75,10 @@ export const pricePoints = pgTable(
     priceCents: integer('price_cents').notNull(),
     inStock: boolean('in_stock').notNull(),
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().default(sql`now()`),
+    /** The transaction that recorded it: the wishlist's alerts take points by it, in commit order (decision 037). */
+    writtenBy: xid8('written_by').notNull().default(sql`pg_current_xact_id()`),
   },
-  (table) => [index('price_points_game_at_idx').on(table.gameId, table.at), index('price_points_at_idx').on(table.at)],
+  (table) => [index('price_points_game_at_idx').on(table.gameId, table.at), index('price_points_written_by_idx').on(table.writtenBy)],
 );
 
 /** One row per supplier sync: when it ran, what it changed, and how it ended. */
@@ -115,4 +118,11 @@ export const gameFacts = pgView('game_facts').as((qb) =>
       hidden: games.hidden,
     })
     .from(games),
+);
+
+/** The read model of the price points (decision 033): what the wishlist's alerts follow, in commit order. */
+export const priceMoves = pgView('price_moves').as((qb) =>
+  qb
+    .select({ id: pricePoints.id, gameId: pricePoints.gameId, priceCents: pricePoints.priceCents, inStock: pricePoints.inStock, at: pricePoints.at, writtenBy: pricePoints.writtenBy })
+    .from(pricePoints),
 );

@@ -12,7 +12,7 @@ import { coverUrl } from './cover-art.ts';
 import { CatalogIndex, type CatalogQuery } from './search/catalog-index.ts';
 import { IndexSnapshot } from './index-snapshot.ts';
 import { GameStockRows } from './game-stock.ts';
-import { priceChanges } from './price-history.ts';
+import { priceAt, priceChanges } from './price-history.ts';
 import { ShownStock } from './shown-stock.ts';
 import { biggestPriceDrops, catalogStamp, countGames, findGame, findGameDetails, loadIndexBatches, parseIndexBatch, stampTime, type GameRow } from './store.ts';
 import type { GameStock, StoreEventBus } from '../../platform/events.ts';
@@ -234,6 +234,27 @@ export class CatalogService {
     }
     const item = index.itemJson(doc);
     return `${item.slice(0, -1)},${JSON.stringify(details).slice(1)}`;
+  }
+
+  /** The games of `ids` the store shows, as its lists show them (a hidden or unknown game is left out). */
+  listItems(ids: Iterable<string>): Map<string, GameListItem> {
+    const items = new Map<string, GameListItem>();
+    for (const id of ids) {
+      const doc = this.index.docOf(id);
+      if (doc !== undefined) items.set(id, this.index.item(doc));
+    }
+    return items;
+  }
+
+  /**
+   * What a shown game cost at `at` (its price then, from the history), or its price now when the history
+   * does not reach back so far; 404 for a game the store does not show.
+   */
+  async shownPriceCents(id: string, at?: Date): Promise<number> {
+    const doc = this.index.docOf(id);
+    if (doc === undefined) throw new NotFound(catalogMessages.gameNotFound);
+    const then = at ? await priceAt(this.database.db, id, at) : undefined;
+    return then ?? Math.round(this.index.item(doc).price * 100);
   }
 
   /** The prices a shown game had in the last `days`, each change once, the last point its current price now. */

@@ -7,7 +7,7 @@ import { NO_AUTH } from '../../platform/openapi.ts';
 
 /** Mails to one address; the whole outbox without `to`. */
 const outboxQuerySchema = z.object({ to: safeText().max(EMAIL_MAX_LENGTH).optional() });
-const outboxEntrySchema = z.object({ id: z.number(), to: z.string(), subject: z.string(), text: z.string(), html: z.string(), createdAt: z.string() });
+const outboxEntrySchema = z.object({ id: z.number(), to: z.string(), subject: z.string(), text: z.string(), html: z.string(), headers: z.record(z.string(), z.string()).optional(), createdAt: z.string() });
 
 /**
  * The dev outbox: every mail the store would have sent, for people (/dev/mail) and for the browser
@@ -50,6 +50,7 @@ function outboxPage(mails: OutboxEntry[]): string {
     (mail) => `<article>
 <h2>${escapeHtml(mail.subject)}</h2>
 <p class="meta">To <strong>${escapeHtml(mail.to)}</strong> · ${escapeHtml(mail.createdAt)}</p>
+${Object.entries(mail.headers ?? {}).map(([name, value]) => `<p class="meta">${escapeHtml(name)}: ${escapeHtml(value)}</p>`).join('\n')}
 <pre>${linkify(escapeHtml(mail.text))}</pre>
 </article>`,
   );

@@ -28,5 +28,5 @@ export const users = pgTable(
  * is blocked. A view, so a reader's query stays one statement and the columns behind it stay ours.
  */
 export const userFacts = pgView('user_facts').as((qb) =>
-  qb.select({ id: users.id, email: users.email, username: users.username, role: users.role, blockedAt: users.blockedAt, createdAt: users.createdAt }).from(users),
+  qb.select({ id: users.id, email: users.email, username: users.username, role: users.role, blockedAt: users.blockedAt, createdAt: users.createdAt, emailVerifiedAt: users.emailVerifiedAt }).from(users),
 );

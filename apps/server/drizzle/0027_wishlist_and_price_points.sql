@@ -3,12 +3,46 @@ CREATE TABLE "price_points" (
 	"game_id" text NOT NULL,
 	"price_cents" integer NOT NULL,
 	"in_stock" boolean NOT NULL,
+	"at" timestamp with time zone DEFAULT now() NOT NULL,
+	"written_by" "xid8" DEFAULT pg_current_xact_id() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "alert_mail_opt_outs" (
+	"user_id" text PRIMARY KEY NOT NULL,
 	"at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "wishlist_alert_progress" (
+	"id" integer PRIMARY KEY DEFAULT 1 NOT NULL,
+	"through" "xid8" NOT NULL,
+	"ran_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "wishlist_items" (
+	"user_id" text NOT NULL,
+	"game_id" text NOT NULL,
+	"added_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"price_at_add_cents" integer NOT NULL,
+	"price_drop" boolean DEFAULT true NOT NULL,
+	"target_price_cents" integer,
+	"back_in_stock" boolean DEFAULT true NOT NULL,
+	"last_alert_at" timestamp with time zone,
+	"last_alert_price_cents" integer,
+	CONSTRAINT "wishlist_items_user_id_game_id_pk" PRIMARY KEY("user_id","game_id"),
+	CONSTRAINT "wishlist_items_target_check" CHECK ("wishlist_items"."target_price_cents" is null or "wishlist_items"."target_price_cents" > 0)
+);
+--> statement-breakpoint
+DROP VIEW "public"."user_facts";--> statement-breakpoint
+ALTER TABLE "mail_outbox" ADD COLUMN "headers" jsonb;--> statement-breakpoint
 ALTER TABLE "price_points" ADD CONSTRAINT "price_points_game_id_games_id_fk" FOREIGN KEY ("game_id") REFERENCES "public"."games"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "alert_mail_opt_outs" ADD CONSTRAINT "alert_mail_opt_outs_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "wishlist_items" ADD CONSTRAINT "wishlist_items_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "wishlist_items" ADD CONSTRAINT "wishlist_items_game_id_games_id_fk" FOREIGN KEY ("game_id") REFERENCES "public"."games"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "price_points_game_at_idx" ON "price_points" USING btree ("game_id","at");--> statement-breakpoint
-CREATE INDEX "price_points_at_idx" ON "price_points" USING btree ("at");--> statement-breakpoint
+CREATE INDEX "price_points_written_by_idx" ON "price_points" USING btree ("written_by");--> statement-breakpoint
+CREATE INDEX "wishlist_items_game_idx" ON "wishlist_items" USING btree ("game_id");--> statement-breakpoint
+CREATE VIEW "public"."price_moves" AS (select "id", "game_id", "price_cents", "in_stock", "at", "written_by" from "price_points");--> statement-breakpoint
+CREATE VIEW "public"."user_facts" AS (select "id", "email", "username", "role", "blocked_at", "created_at", "email_verified_at" from "users");--> statement-breakpoint
 -- What a game shows, as catalog/game-stock.ts's SHOWN_PRICE and SHOWN_STOCK say it (a test holds the two together).
 CREATE FUNCTION "game_shown_price"(market_price integer, price integer, active boolean, stock integer) RETURNS integer
   LANGUAGE sql IMMUTABLE AS $$ select case when market_price is not null and (market_price < price or not active or stock = 0) then market_price else price end $$;--> statement-breakpoint
