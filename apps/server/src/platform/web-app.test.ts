@@ -36,4 +36,13 @@ describe('the built web app', () => {
       expect(map.body, url).not.toContain(source);
     }
   });
+
+  it("sends a hashed script with the headers that protect it, and none of a document's (decision 027)", async () => {
+    const script = await t.app.inject({ url: '/assets/index-1.js' });
+    expect(script.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'cross-origin-resource-policy': 'same-origin', 'cache-control': 'public, max-age=31536000, immutable' });
+    for (const name of ['content-security-policy', 'x-frame-options', 'referrer-policy', 'etag', 'last-modified']) expect(script.headers[name], name).toBeUndefined();
+    const page = await t.app.inject({ url: '/store' });
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
 });
