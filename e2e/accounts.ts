@@ -22,6 +22,8 @@ interface OutboxMail {
   text: string;
   html: string;
   createdAt: string;
+  /** Extra headers (an alert's List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 /** A short random suffix, so every run and every test has its own accounts. */

@@ -13,6 +13,9 @@ export const PAGE_PATHS = {
   order: '/orders/:id',
   gift: '/gifts/:id',
   library: '/library',
+  wishlist: '/wishlist',
+  // One click from an alert mail's footer (issue 31): `?token=` names the account.
+  'alerts-unsubscribe': '/alerts/unsubscribe',
   profile: '/profile',
   support: '/support',
   news: '/news',

@@ -40,6 +40,8 @@ const HEADS = {
   order: { title: 'Your order · Keystore', description: 'Your Keystore order and its keys.', indexed: false },
   gift: { title: 'Your gift · Keystore', description: 'A game someone sent you on Keystore, and its key.', indexed: false },
   library: { title: 'Library · Keystore', description: 'Your purchased games and their keys.', indexed: false },
+  wishlist: { title: 'Wishlist · Keystore', description: 'The games you wished for, their prices and your alerts.', indexed: false },
+  'alerts-unsubscribe': { title: 'Alert e-mails · Keystore', description: 'Turn off price and stock alert e-mails.', indexed: false },
   profile: { title: 'Profile · Keystore', description: 'Your Keystore account.', indexed: false },
   support: {
     title: 'Support · Keystore',

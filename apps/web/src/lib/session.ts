@@ -54,6 +54,11 @@ export function currentSession(): SessionState {
   return sessionStore.getState();
 }
 
+/** Calls `listener` at every change of the session (the wishlist joins the account at sign-in). */
+export function onSessionChange(listener: (session: SessionState, before: SessionState) => void): () => void {
+  return sessionStore.subscribe(listener);
+}
+
 /** Starts a session with the token and user a login answered. */
 export function signIn(token: string, user: User): void {
   storeToken(token);

@@ -8,4 +8,6 @@ export const STORAGE_KEYS = {
   sessionId: 'keystore.sessionId',
   readNotifications: 'keystore.readNotifications',
   cookieConsent: 'keystore.cookieConsent.v1',
+  /** A visitor's wished games (game id → when wished), joined to the account at sign-in. */
+  wishlist: 'keystore.wishlist.v1',
 } as const;

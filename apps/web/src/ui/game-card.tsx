@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { GameListItem } from '@keystore/contract';
 import { formatEuro } from '../lib/money.ts';
 import { CartControl } from './cart-control.tsx';
+import { WishButton } from './wish-button.tsx';
 import styles from './game-card.module.css';
 
 /** A product tile: cover, type, platform, price and title open the game page; Add to cart or the quantity control below. */
@@ -22,6 +23,7 @@ export function GameCard({ game }: { game: GameListItem }) {
         </div>
         <h3 className={styles.title}>{game.title}</h3>
       </Link>
+      <WishButton gameId={game._id} title={game.title} className={styles.wish} />
       <div className={styles.actions}>
         {outOfStock ? (
           <span className={styles.out}>Out of stock</span>

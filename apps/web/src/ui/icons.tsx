@@ -12,3 +12,4 @@ export const SearchIcon = () => (<svg {...base}><circle cx="11" cy="11" r="7" />
 export const MenuIcon = () => (<svg {...base}><path d="M4 6h16M4 12h16M4 18h16" /></svg>);
 export const CloseIcon = () => (<svg {...base}><path d="M6 6l12 12M18 6L6 18" /></svg>);
 export const BellIcon = () => (<svg {...base}><path d="M6 8a6 6 0 0112 0c0 7 3 9 3 9H3s3-2 3-9" /><path d="M10.3 21a1.94 1.94 0 003.4 0" /></svg>);
+export const HeartIcon = () => (<svg {...base}><path d="M12 20s-7-4.4-9-9a4.8 4.8 0 019-3 4.8 4.8 0 019 3c-2 4.6-9 9-9 9z" /></svg>);

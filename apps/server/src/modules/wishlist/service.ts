@@ -164,7 +164,7 @@ export class WishlistService {
     const now = euro(alert.priceCents);
     const was = euro(alert.priceAtAddCents);
     const texts = alert.kind === 'price-drop' ? wishlistAlertTexts.priceDrop(alert.title, was, now) : wishlistAlertTexts.backInStock(alert.title, now);
-    await notifications.publish({ ...texts, kind: 'wishlist-alert', link: `/games/${alert.gameId}`, userId: alert.userId }, tx);
+    await notifications.publish({ ...texts, kind: 'wishlist-alert', link: `/game/${alert.gameId}`, userId: alert.userId }, tx);
     if (alert.mailOff) return;
     const token = await links.sign('alert-mails', alert.userId, UNSUBSCRIBE_LINK_DAYS);
     await mailer.enqueue(tx, wishlistAlertMail(mailContext, alert, { kind: alert.kind, title: alert.title, gameId: alert.gameId, was, now }, token));

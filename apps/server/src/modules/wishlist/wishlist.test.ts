@@ -22,7 +22,7 @@ describe('the wishlist', () => {
   const listOf = async (who: Buyer) => (await t.app.inject({ url: '/api/wishlist', headers: who.headers })).json<WishlistItem[]>();
   const setPrice = async (gameId: string, euro: number | null) =>
     expect((await t.app.inject({ method: 'PATCH', url: `/api/admin/games/${gameId}`, headers: admin.headers, payload: { priceOverride: euro } })).statusCode).toBe(200);
-  const bell = async (who: Buyer) => (await t.app.inject({ url: '/api/notifications', headers: who.headers })).json<Notification[]>().filter((n) => n.link?.startsWith('/games/'));
+  const bell = async (who: Buyer) => (await t.app.inject({ url: '/api/notifications', headers: who.headers })).json<Notification[]>().filter((n) => n.link?.startsWith('/game/'));
   const alertMails = async (who: Buyer) => (await t.app.mailer.outbox({ to: who.email })).filter((mail) => mail.headers?.['List-Unsubscribe']);
 
   it('adds (201), changes (200), lists, and removes (204, twice); 404 for an unknown game; 401 without a session', async () => {
@@ -69,7 +69,7 @@ describe('the wishlist', () => {
     expect(await t.app.wishlist.sendAlerts()).toBe(1);
     expect(await t.app.wishlist.sendAlerts()).toBe(0);
     const [alert] = await bell(buyer);
-    expect(alert).toMatchObject({ link: `/games/${gameId}` });
+    expect(alert).toMatchObject({ link: `/game/${gameId}` });
     expect(alert!.text).toContain('€17.99 (was €20.00)');
     const [mail] = await alertMails(buyer);
     expect(mail!.text).toContain('now €17.99 (was €20.00)');

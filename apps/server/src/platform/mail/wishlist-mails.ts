@@ -14,7 +14,7 @@ export interface WishlistAlert {
 
 /** The alert mail; `unsubscribe` is the signed token that turns alert mails off. */
 export function wishlistAlertMail(context: MailContext, to: { email: string; username: string }, alert: WishlistAlert, unsubscribe: string): MailMessage {
-  const gameUrl = `${context.publicUrl}/games/${encodeURIComponent(alert.gameId)}`;
+  const gameUrl = `${context.publicUrl}/game/${encodeURIComponent(alert.gameId)}`;
   const oneClick = `${context.publicUrl}/api/alerts/unsubscribe?token=${encodeURIComponent(unsubscribe)}`;
   const page = `${context.publicUrl}/alerts/unsubscribe?token=${encodeURIComponent(unsubscribe)}`;
   const mail = compose(context, to.email, {

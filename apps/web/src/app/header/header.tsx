@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { NotificationBell } from '../../features/notifications/notification-bell.tsx';
 import { useCart } from '../../lib/cart.ts';
-import { CartIcon, CloseIcon, SearchIcon } from '../../ui/icons.tsx';
+import { useWishlistState } from '../../lib/wishlist.ts';
+import { CartIcon, CloseIcon, HeartIcon, SearchIcon } from '../../ui/icons.tsx';
 import { CatalogMenu } from './catalog-menu.tsx';
 import { SearchBox } from './search-box.tsx';
 import styles from './header.module.css';
@@ -10,6 +11,7 @@ import styles from './header.module.css';
 /** Logo, catalogue menu, search (a toggle on phones), the notifications bell and the cart with its item count. */
 export function Header() {
   const { totalItems } = useCart();
+  const wishes = useWishlistState().count;
   const [searching, setSearching] = useState(false);
   return (
     <header className={styles.header}>
@@ -32,6 +34,10 @@ export function Header() {
           {searching ? <CloseIcon /> : <SearchIcon />}
         </button>
         <NotificationBell />
+        <Link to="/wishlist" className={styles.cart} aria-label={`Wishlist, ${wishes} ${wishes === 1 ? 'game' : 'games'}`}>
+          <HeartIcon />
+          {wishes > 0 && <span className={styles.badge}>{wishes > 99 ? '99+' : wishes}</span>}
+        </Link>
         <Link to="/cart" className={styles.cart} aria-label={`Cart, ${totalItems} ${totalItems === 1 ? 'item' : 'items'}`}>
           <CartIcon />
           {totalItems > 0 && <span className={styles.badge}>{totalItems > 99 ? '99+' : totalItems}</span>}

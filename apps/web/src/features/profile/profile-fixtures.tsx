@@ -8,7 +8,7 @@ import { AuthDialogProbe, json, stubApi, type ApiCall, type ApiRoutes } from '..
 import { Toasts } from '../../ui/toasts.tsx';
 import { ProfilePage } from './profile-page.tsx';
 
-/** The Security section's calls (issue 30): no second factor yet, this one device signed in. */
+/** The Security section's calls (issue 30): no second factor yet, this one device signed in; and the alert mails' switch. */
 export const securityStubs: ApiRoutes = {
   // Not a seller: the Security section shows no API keys.
   'GET /api/seller/api-keys': () => json(404, { error: 'Seller not found' }),
@@ -17,6 +17,8 @@ export const securityStubs: ApiRoutes = {
     json(200, [
       { _id: 'session0000000001', createdAt: '2026-11-01T10:00:00.000Z', lastSeenAt: '2026-11-29T10:00:00.000Z', browser: 'Chrome 130', os: 'Windows 10', place: '198.51.100.x', current: true },
     ]),
+  // The wishlist's alert mails (issue 31): on.
+  'GET /api/users/alerts': () => json(200, { email: true }),
 };
 
 /** Stubs the API (see stubApi); the profile answers `testUser()` unless a route says otherwise. */

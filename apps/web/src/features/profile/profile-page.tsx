@@ -5,6 +5,7 @@ import { openAuthDialog } from '../../lib/auth-dialog.ts';
 import { signOut, useSession, type SessionState } from '../../lib/session.ts';
 import { Avatar } from './avatar.tsx';
 import { AvatarModal } from './avatar-modal.tsx';
+import { AlertMailSwitch } from '../../ui/alert-mail-switch.tsx';
 import { DeleteAccount } from './delete-account.tsx';
 import { CameraIcon } from './icons.tsx';
 import { MembershipStats } from './membership-stats.tsx';
@@ -100,6 +101,12 @@ function Profile({ user, token }: { user: User; token: string }) {
         <div className={styles.settings}>
           <PasswordForm token={token} />
           <SecuritySection token={token} />
+          <section className={styles.card} aria-labelledby="alerts-title">
+            <h2 id="alerts-title" className={styles.cardTitle}>
+              Wishlist alerts
+            </h2>
+            <AlertMailSwitch />
+          </section>
           <DeleteAccount />
         </div>
       </div>

@@ -1,0 +1,1 @@
+export { UnsubscribePage as default } from '../features/wishlist/unsubscribe-page.tsx';

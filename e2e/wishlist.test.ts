@@ -1,0 +1,82 @@
+// The wishlist in a real browser (issue 31): a visitor wishes a game from the store and signs in, and
+// the list is kept in the account; the owner lowers the price, the bell shows the alert and the mail
+// arrives with a one-click unsubscribe (RFC 8058) that works.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, call, createVerifiedUser, mailsTo, type TestAccount } from './accounts.ts';
+import { accessibilityViolations, launchBrowser, screenshot, visitorContextAt } from './browser.ts';
+import { euro, gamesInStock, type ListedGame } from './shopping.ts';
+import { startStore, type StoreProcess } from './store-process.ts';
+
+const ADMIN = { email: 'wishlist-admin@example.org', password: 'Admin-pass1' };
+
+describe('the wishlist', () => {
+  let store: StoreProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let shopper: TestAccount;
+  let game: ListedGame;
+
+  beforeAll(async () => {
+    store = await startStore({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+    shopper = await createVerifiedUser(store.baseUrl, 'wisher');
+    game = (await gamesInStock(store.baseUrl))[0]!;
+    browser = await launchBrowser();
+    context = await visitorContextAt(browser, 1280, 900);
+    page = await context.newPage();
+  }, 120_000);
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await store?.stop();
+  });
+
+  it("keeps a visitor's wish, and joins it to the account at sign-in", async () => {
+    await page.goto(`${store.baseUrl}/store`);
+    const heart = page.getByRole('button', { name: `Wishlist: ${game.title}` }).first();
+    expect(await heart.getAttribute('aria-pressed')).toBe('false');
+    await heart.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heart.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.getByRole('link', { name: 'Wishlist, 1 game' }).count()).toBe(1);
+
+    await page.getByRole('link', { name: 'Wishlist, 1 game' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: game.title }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    const login = page.getByRole('dialog', { name: 'Login' });
+    await login.getByLabel('Email').fill(shopper.email);
+    await login.getByLabel('Password').fill(shopper.password);
+    await login.getByRole('button', { name: 'Login' }).click();
+    await expect.poll(() => page.getByText(/^When added: /).count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByText(`When added: ${euro(game.price)}`).isVisible()).toBe(true);
+    const listed = await call<Array<{ gameId: string }>>(store.baseUrl, 'GET', '/api/wishlist', undefined, (await page.evaluate(() => localStorage.getItem('keystore.token')))!);
+    expect(listed.body.map((item) => item.gameId)).toEqual([game._id]);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'wishlist-1280');
+  });
+
+  it('shows the price drop in the bell, and mails it with a one-click unsubscribe', async () => {
+    const admin = await adminToken(store.baseUrl, ADMIN);
+    const lower = Math.round(game.price * 0.8 * 100) / 100;
+    expect((await call(store.baseUrl, 'PATCH', `/api/admin/games/${game._id}`, { priceOverride: lower }, admin)).status).toBe(200);
+
+    const bell = page.getByRole('button', { name: /^Notifications/ });
+    await expect.poll(() => bell.getAttribute('aria-label'), { timeout: 30_000 }).toMatch(/^Notifications, [1-9]\d* unread$/);
+    await bell.click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Notifications' }).getByText(`Price drop: ${game.title}`).isVisible()).toBe(true);
+
+    const mail = (await mailsTo(store.baseUrl, shopper.email)).find((message) => message.subject.includes('is now'));
+    expect(mail?.text).toContain(`now ${euro(lower)} (was ${euro(game.price)})`);
+    const headers = mail!.headers!;
+    expect(headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    const oneClick = /^<(.+)>$/.exec(headers['List-Unsubscribe']!)![1]!;
+    // What a mail client does with the header: a POST of the one-click form, no session.
+    const answer = await fetch(oneClick, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(answer.status).toBe(200);
+
+    await page.keyboard.press('Escape');
+    await page.goto(`${store.baseUrl}/profile`);
+    await expect.poll(() => page.getByRole('switch', { name: /E-mail me when a wished game/ }).isChecked(), { timeout: 10_000 }).toBe(false);
+  });
+});
