@@ -33,6 +33,7 @@ CREATE TABLE "wishlist_items" (
 );
 --> statement-breakpoint
 DROP VIEW "public"."user_facts";--> statement-breakpoint
+ALTER TABLE "games" ADD COLUMN "launcher" text;--> statement-breakpoint
 ALTER TABLE "mail_outbox" ADD COLUMN "headers" jsonb;--> statement-breakpoint
 ALTER TABLE "price_points" ADD CONSTRAINT "price_points_game_id_games_id_fk" FOREIGN KEY ("game_id") REFERENCES "public"."games"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "alert_mail_opt_outs" ADD CONSTRAINT "alert_mail_opt_outs_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -68,6 +68,7 @@ import { registerMemoryRelease } from './platform/plugins/memory.ts';
 import { registerCompression } from './platform/plugins/compression.ts';
 import { registerHealth } from './platform/plugins/health.ts';
 import { registerPublicConfig } from './platform/plugins/public-config.ts';
+import { registerVisitorPlace } from './platform/plugins/visitor-place.ts';
 import { registerSecurityHeaders } from './platform/plugins/security-headers.ts';
 import { serverOptions } from './platform/plugins/server-options.ts';
 import { registerUploads } from './platform/plugins/uploads.ts';
@@ -241,6 +242,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(clientErrorRoutes);
   if (!config.production && mailer.devOutbox) await app.register(devMailRoutes, { mailer });
   const places = config.geoipDb ? await openPlaces(config.geoipDb) : undefined;
+  registerVisitorPlace(app, places);
   const auth = await registerAuth(app, { config, database, users, mailer, events, factors: security, sellerKeys: sellers, places });
   await app.register(securityRoutes, { security });
   subscribeFraudConsequences(events, { users, auth, notifications, sellers, log: app.log });

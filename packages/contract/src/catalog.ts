@@ -6,6 +6,7 @@ import {
   SORTS,
   STORE_PAGE_SIZE,
 } from './constants.ts';
+import { LAUNCHERS } from './activation-rules.ts';
 import { idField, safeText } from './fields.ts';
 import { catalogMessages } from './messages.ts';
 
@@ -44,12 +45,18 @@ export const gameListItemSchema = z
   .meta({ id: 'GameListItem' });
 export type GameListItem = z.infer<typeof gameListItemSchema>;
 
+export const activationGuideSchema = z
+  .object({ launcher: z.enum(LAUNCHERS), steps: z.array(z.string()), redeemUrl: z.string() })
+  .meta({ id: 'ActivationGuide', description: 'Where and how a key is activated: the launcher, the steps, and the official redeem page' });
+
 /** A game with everything the detail page shows. */
 export const gameSchema = gameListItemSchema
   .extend({
     description: z.string().nullable(),
     systemRequirements: systemRequirementsSchema.nullable(),
     releaseDate: z.string().nullable(),
+    /** How to activate its key (issue 31). */
+    activation: activationGuideSchema,
   })
   .meta({ id: 'Game' });
 export type Game = z.infer<typeof gameSchema>;

@@ -23,6 +23,7 @@ export * from './seller-rules.ts';
 export * from './risk-rules.ts';
 export * from './security-rules.ts';
 export * from './wishlist-rules.ts';
+export * from './activation-rules.ts';
 
 // Zod schemas of requests and answers.
 export * from './fields.ts';

@@ -34,3 +34,23 @@ describe('a price low enough for an alert', () => {
     expect(priceDropReached(951, 1000, 950)).toBe(false);
   });
 });
+
+describe('activation and region', () => {
+  it('names the launcher of each platform, and of a PC key the one the feed named', async () => {
+    const { activationFor, regionWarning } = await import('./activation-rules.ts');
+    expect(activationFor('Steam').launcher).toBe('Steam');
+    expect(activationFor('Origin').launcher).toBe('EA app');
+    expect(activationFor('PS5').redeemUrl).toBe('https://store.playstation.com/redeem');
+    expect(activationFor('Xbox Series X').launcher).toBe('Xbox');
+    expect(activationFor('Nintendo Switch').launcher).toBe('Nintendo');
+    expect(activationFor('PC', 'PC Epic Games').launcher).toBe('Epic Games');
+    expect(activationFor('PC', 'PC Battle.net').launcher).toBe('Battle.net');
+    expect(activationFor('PC').launcher).toBe('PC');
+
+    expect(regionWarning('Europe', 'US')).toBe('This key works in Europe only. It may not activate in your region (US).');
+    expect(regionWarning('Europe', 'DE')).toBeUndefined();
+    expect(regionWarning('Global', 'US')).toBeUndefined();
+    expect(regionWarning('US', null)).toBeUndefined();
+    expect(regionWarning('Asia', 'BR')).toBe('This key works in Asia only. It may not activate in your region (BR).');
+  });
+});

@@ -63,3 +63,9 @@ export const unsubscribeQuerySchema = z.object({ token: z.string().max(400).opti
 export const pricePointSchema = z.object({ date: z.string(), price: z.number() }).meta({ id: 'PricePoint' });
 export const priceSeriesSchema = z.array(pricePointSchema).meta({ id: 'PriceSeries' });
 export type PriceSeries = z.infer<typeof priceSeriesSchema>;
+
+/** Where the visitor seems to be (issue 31): the country, from the address or the browser's language, and its region; null when it cannot be told. */
+export const visitorPlaceSchema = z
+  .object({ country: z.string().nullable(), region: z.enum(['Europe', 'US', 'Asia']).nullable() })
+  .meta({ id: 'VisitorPlace' });
+export type VisitorPlace = z.infer<typeof visitorPlaceSchema>;

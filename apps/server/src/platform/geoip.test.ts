@@ -12,7 +12,7 @@ import { openPlaces } from './geoip.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'keystore-geoip-'));
 const file = path.join(dir, 'GeoLite2-City.mmdb');
-writeGeoIpDatabase(file, '203.0.113.0', { city: 'Berlin', country: 'Germany' });
+writeGeoIpDatabase(file, '203.0.113.0', { city: 'Berlin', country: 'Germany', isoCode: 'DE' });
 
 describe('places of addresses', () => {
   it('reads a city and country for an address of a known network, nothing for others', async () => {
@@ -48,5 +48,16 @@ describe('the devices list with GEOIP_DB', () => {
     const token = (await t.post('/api/auth/login', { email: customer.email, password: customer.password }, { ip: '203.0.113.40' })).json<Session>().token;
     const devices = (await t.app.inject({ url: '/api/auth/sessions', headers: { authorization: `Bearer ${token}` } })).json<SignedInDevice[]>();
     expect(devices).toEqual([expect.objectContaining({ place: 'Berlin, Germany', current: true })]);
+  });
+
+  it("tells the visitor's country from the address first, then from the browser's language (issue 31)", async () => {
+    const visitor = (ip: string, language?: string) =>
+      t.app.inject({ url: '/api/visitor', remoteAddress: ip, headers: language ? { 'accept-language': language } : {} }).then((answer) => answer.json());
+    expect(await visitor('203.0.113.9', 'en-US,en;q=0.9')).toEqual({ country: 'DE', region: 'Europe' });
+    expect(await visitor('198.51.100.9', 'en-US,en;q=0.9')).toEqual({ country: 'US', region: 'US' });
+    expect(await visitor('198.51.100.9', 'ja-JP')).toEqual({ country: 'JP', region: 'Asia' });
+    expect(await visitor('198.51.100.9', 'pt-BR')).toEqual({ country: 'BR', region: null });
+    expect(await visitor('198.51.100.9', 'en')).toEqual({ country: null, region: null });
+    expect(await visitor('198.51.100.9')).toEqual({ country: null, region: null });
   });
 });

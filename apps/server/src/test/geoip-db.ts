@@ -28,11 +28,11 @@ function encode(value: Value): Buffer {
 }
 
 /** Writes a database to `path` in which `network` (a /24 such as `203.0.113.0`) is in `city`, `country`. */
-export function writeGeoIpDatabase(path: string, network: string, place: { city: string; country: string }): void {
+export function writeGeoIpDatabase(path: string, network: string, place: { city: string; country: string; isoCode?: string }): void {
   const octets = network.split('.').map(Number);
   const bits = octets.slice(0, 3).flatMap((octet) => Array.from({ length: 8 }, (_, i) => (octet >> (7 - i)) & 1));
   const nodeCount = bits.length;
-  const data = encode({ city: { names: { en: place.city } }, country: { names: { en: place.country } } });
+  const data = encode({ city: { names: { en: place.city } }, country: { ...(place.isoCode ? { iso_code: place.isoCode } : {}), names: { en: place.country } } });
   const tree = Buffer.alloc(nodeCount * 6);
   const record = (node: number, side: number, value: number) => tree.writeUIntBE(value, node * 6 + side * 3, 3);
   bits.forEach((bit, node) => {

@@ -2,6 +2,7 @@
 // schemas: a fixture that drifts from the contract (a field renamed, missing or of the wrong type)
 // throws, and the test using it fails, instead of passing against a shape the server never sends.
 // Never imported by the app: the schemas pull zod, which the storefront's bundle does not carry.
+import { activationFor } from '@keystore/contract/activation-rules';
 import {
   createOrderAnswerSchema,
   gameListItemSchema,
@@ -86,7 +87,7 @@ export function testCartGame(overrides: Partial<GameListItem> = {}): CartItem['g
 
 /** A game as its own page shows it (GET /api/games/{id}). */
 export function testGame(overrides: Partial<Game> = {}): Game {
-  return gameSchema.parse({ ...testGameListItem(), description: null, systemRequirements: null, releaseDate: null, ...overrides });
+  return gameSchema.parse({ ...testGameListItem(), description: null, systemRequirements: null, releaseDate: null, activation: activationFor('PC'), ...overrides });
 }
 
 /** An order line: one key of Hades at €19.99 unless `overrides` says otherwise. */

@@ -10,7 +10,7 @@ import { closeAuthDialog, useAuthDialog } from '../lib/auth-dialog.ts';
 import { clearSession } from '../lib/session.ts';
 import { STORAGE_KEYS } from '../lib/storage-keys.ts';
 import { clearToasts } from '../ui/toasts.tsx';
-import { server } from './server.ts';
+import { backgroundHandlers, server } from './server.ts';
 
 /** An answer of the API as the server sends it: JSON, or no body when `body` is undefined. */
 export function json(status: number, body?: unknown, headers: Record<string, string> = {}): Response {
@@ -59,6 +59,8 @@ export function stubApi(routes: ApiRoutes): ApiCall[] {
         return Response.error();
       }
     }),
+    // Unless the test answers them itself: the calls every page makes in the background, not recorded.
+    ...backgroundHandlers,
   );
   return calls;
 }

@@ -42,6 +42,14 @@ globalThis.Request = class UploadingRequest extends BridgedRequest {
   }
 };
 
+// What jsdom lacks and the price chart's library (uPlot) asks for at load.
+if (typeof window !== 'undefined') window.matchMedia ??= ((query: string) => ({ matches: false, media: query, onchange: null, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {}, dispatchEvent: () => false })) as typeof window.matchMedia;
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+
 beforeAll(() =>
   server.listen({
     // MSW's 'error' strategy logs the request and fails the fetch; recording it also fails the test.

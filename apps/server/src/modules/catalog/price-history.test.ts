@@ -2,7 +2,7 @@
 // price or of whether it has stock, whoever writes the row, and the game page's series reads them.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lowestPriceBefore, type Game, type PriceSeries } from '@keystore/contract';
+import { activationFor, lowestPriceBefore, type Game, type PriceSeries } from '@keystore/contract';
 import { queryRows } from '../../db/client.ts';
 import { ordersTestApp, type Buyer, type OrdersTestApp } from '../orders/test-kit.ts';
 import { SHOWN_PRICE, SHOWN_STOCK } from './game-stock.ts';
@@ -31,6 +31,7 @@ describe('price history', () => {
     const id = await t.gameWithStock(10, 1);
     const game = (await t.app.inject({ url: `/api/games/${id}` })).json<Game>();
     expect((await points(id)).at(-1)).toEqual({ priceCents: Math.round(game.price * 100), inStock: true });
+    expect(game.activation).toEqual(activationFor(game.platform));
     const answer = await series(id);
     expect(answer.at(-1)!.price).toBe(game.price);
     expect(Date.parse(answer.at(-1)!.date)).toBeGreaterThan(Date.now() - 5000);

@@ -14,6 +14,8 @@ export const games = pgTable(
     image: text('image'),
     coverImage: text('cover_image'),
     platform: text('platform').notNull(),
+    /** The launcher of a PC key when the feed named one (its activation guide, issue 31). */
+    launcher: text('launcher'),
     type: text('type').notNull(),
     genres: text('genres').array().notNull(),
     region: text('region').notNull(),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
 import { LRUCache } from 'lru-cache';
 import type { FastifyBaseLogger } from 'fastify';
-import { catalogMessages, centsToEuro, PRICE_HISTORY_DAYS, type PriceSeries, type AdminGame, type AdminGameList, type Game, type GameListAnswer, type GameListItem, type QuickSearchHit, type SyncRun } from '@keystore/contract';
+import { activationFor, catalogMessages, centsToEuro, PRICE_HISTORY_DAYS, type PriceSeries, type AdminGame, type AdminGameList, type Game, type GameListAnswer, type GameListItem, type QuickSearchHit, type SyncRun } from '@keystore/contract';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
@@ -41,7 +41,7 @@ export interface CatalogOptions {
 const DETAILS_KEPT = 5000;
 
 /** What a game page adds to the list answer, read from the database once per game and index. */
-type GameDetails = Pick<Game, 'description' | 'systemRequirements' | 'releaseDate'>;
+type GameDetails = Pick<Game, 'description' | 'systemRequirements' | 'releaseDate' | 'activation'>;
 
 /** The catalogue: reads from an in-memory index, writes through supplier syncs. */
 export class CatalogService {
@@ -228,7 +228,7 @@ export class CatalogService {
     if (!details) {
       const row = await findGameDetails(this.database.db, id);
       if (!row) throw new NotFound(catalogMessages.gameNotFound);
-      details = { description: row.description, systemRequirements: row.systemRequirements ?? null, releaseDate: row.releaseDate };
+      details = { description: row.description, systemRequirements: row.systemRequirements ?? null, releaseDate: row.releaseDate, activation: activationFor(row.platform, row.launcher) };
       // Kept only if the index it goes with is still the one answering.
       if (index === this.index) this.details.set(id, details);
     }
@@ -366,6 +366,7 @@ function toGame(row: GameRow): Game {
     description: row.description,
     systemRequirements: row.systemRequirements ?? null,
     releaseDate: row.releaseDate,
+    activation: activationFor(row.platform, row.launcher),
   };
 }
 

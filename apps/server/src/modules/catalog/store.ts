@@ -20,7 +20,7 @@ function priceWithMarkup(supplierCents: number, markupPercent: number): number {
 const FEED_COLUMNS = [
   'title', 'cover_image', 'image', 'platform', 'type', 'genres', 'region', 'languages', 'pegi', 'description',
   'system_requirements', 'supplier_price_cents', 'price_cents', 'original_price_cents', 'supplier_stock', 'release_date',
-  'feed_hash', 'supplier_updated_at',
+  'feed_hash', 'supplier_updated_at', 'launcher',
 ] as const;
 
 /** A known game whose price or supplier quantity a page of the feed changed: the values before and after (stock as sold). */
@@ -71,6 +71,7 @@ export async function upsertProducts(
       image: product.coverImage,
       coverImage: product.coverImage,
       platform: product.platform,
+      launcher: product.launcher ?? null,
       type: product.type,
       genres: product.genres,
       region: product.region,
@@ -168,9 +169,9 @@ export async function findGame(db: Db, id: string): Promise<GameRow | undefined>
 }
 
 /** The long texts of a game page, which the index does not hold. */
-export async function findGameDetails(db: Db, id: string): Promise<Pick<GameRow, 'description' | 'systemRequirements' | 'releaseDate'> | undefined> {
+export async function findGameDetails(db: Db, id: string): Promise<Pick<GameRow, 'description' | 'systemRequirements' | 'releaseDate' | 'platform' | 'launcher'> | undefined> {
   const [row] = await db
-    .select({ description: games.description, systemRequirements: games.systemRequirements, releaseDate: games.releaseDate })
+    .select({ description: games.description, systemRequirements: games.systemRequirements, releaseDate: games.releaseDate, platform: games.platform, launcher: games.launcher })
     .from(games)
     .where(eq(games.id, id));
   return row;

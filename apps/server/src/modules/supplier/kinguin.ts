@@ -181,6 +181,8 @@ function toSupplierProduct(item: unknown): SupplierProduct | undefined {
     coverImage: product.coverImageOriginal || product.coverImage || null,
     type: typeOf(product.tags),
     platform,
+    // A plain PC key keeps the launcher the feed named, for its activation guide.
+    ...(platform === 'PC' && /epic|battle\.net|ubisoft|uplay|rockstar|microsoft store/i.test(product.platform) ? { launcher: product.platform } : {}),
     genres: genresOf(product.genres ?? []),
     region,
     languages: (product.languages ?? []).filter((language): language is Language => (LANGUAGES as readonly string[]).includes(language)),

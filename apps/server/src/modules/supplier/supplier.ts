@@ -9,6 +9,8 @@ export interface SupplierProduct {
   coverImage: string | null;
   type: Category;
   platform: Platform;
+  /** The launcher a PC key is for, when the feed names one ("Epic Games", "Battle.net"): its activation guide (issue 31). */
+  launcher?: string;
   genres: Genre[];
   region: Region;
   languages: Language[];

@@ -1,7 +1,10 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { regionWarning } from '@keystore/contract/activation-rules';
 import { sellerMessages } from '@keystore/contract/seller-rules';
 import type { CartItem } from '../../lib/cart.ts';
 import { formatEuro } from '../../lib/money.ts';
+import { visitorPlaceQuery } from '../../lib/visitor-place.ts';
 import { QuantityControl } from '../../ui/quantity-control.tsx';
 import styles from './cart-page.module.css';
 
@@ -20,6 +23,7 @@ export function CartLine({ item, onQuantity, onRemove }: CartLineProps) {
   // A line of an offer chosen on the game page is named for its seller too, so two lines of one game differ.
   const label = item.seller === undefined ? game.title : `${game.title} from ${item.seller}`;
   const onSale = game.originalPrice !== null && game.originalPrice > game.price;
+  const warning = regionWarning(game.region, useQuery(visitorPlaceQuery).data?.country);
   return (
     <li className={styles.line}>
       <Link to={`/game/${game._id}`} className={styles.cover} tabIndex={-1} aria-hidden="true">
@@ -35,6 +39,11 @@ export function CartLine({ item, onQuantity, onRemove }: CartLineProps) {
           <span>Region: {game.region || DEFAULT_REGION}</span>
         </p>
         {item.seller !== undefined && <p className={styles.meta}>{sellerMessages.soldBy(item.seller)}</p>}
+        {warning && (
+          <p className={styles.regionWarning} role="note">
+            {warning}
+          </p>
+        )}
       </div>
       <div className={styles.price}>
         {onSale && <span className={styles.hot}>HOT SALE</span>}

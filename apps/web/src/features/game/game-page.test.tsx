@@ -1,4 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { activationFor } from '@keystore/contract/activation-rules';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { gameOfferListSchema, type GameOffer } from '@keystore/contract';
 import { sellerMessages } from '@keystore/contract/seller-rules';
 import { signIn } from '../../lib/session.ts';
 import { answer as answerOf, testGame, testUser } from '../../test/contract-fixtures.ts';
-import { json, resetTestState, stubApi } from '../../test/fixtures.tsx';
+import { json, resetTestState, stubApi, type ApiRoutes } from '../../test/fixtures.tsx';
 import { GamePage } from './game-page.tsx';
 
 const game = testGame({
@@ -23,11 +24,24 @@ const game = testGame({
 /** The house's offer of the game: the only one unless a test says otherwise. */
 const houseOffer = (price = 29.99): GameOffer => ({ offerId: 'house00000000000g1', seller: { name: 'Keystore', score: 90 }, price, stock: 12 });
 
-/** The API's answer to the game's page, whichever game it asks for, and to its offers (the house's alone by default). */
-function answer(status: number, body: unknown, id = 'g1', offers: GameOffer[] = [houseOffer()]) {
+/** A price history: €39.99 until 20 days ago, €34.99 until 5 days ago, and the price now since. */
+const priceSeries = (now = 29.99) => {
+  const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+  return [
+    { date: daysAgo(90), price: 39.99 },
+    { date: daysAgo(20), price: 34.99 },
+    { date: daysAgo(5), price: now },
+    { date: daysAgo(0), price: now },
+  ];
+};
+
+/** The API's answer to the game's page, whichever game it asks for, to its offers (the house's alone by default) and its price history. */
+function answer(status: number, body: unknown, id = 'g1', offers: GameOffer[] = [houseOffer()], extra: ApiRoutes = {}) {
   return stubApi({
     [`GET /api/games/${id}`]: () => json(status, body),
     [`GET /api/games/${id}/offers`]: () => answerOf(gameOfferListSchema, offers),
+    [`GET /api/games/${id}/prices`]: () => json(200, priceSeries()),
+    ...extra,
   });
 }
 
@@ -74,6 +88,23 @@ describe('the game page', () => {
   afterEach(() => {
     resetTestState();
     clearCart();
+  });
+
+  it('shows where the key works, and warns a visitor from another region before the cart', async () => {
+    answer(200, { ...game, region: 'Europe' }, 'g1', [houseOffer()], { 'GET /api/visitor': () => json(200, { country: 'US', region: 'US' }) });
+    renderPage();
+    expect(await screen.findByText('Works in: Europe')).toBeTruthy();
+    expect((await screen.findByRole('note')).textContent).toBe('This key works in Europe only. It may not activate in your region (US).');
+  });
+
+  it('shows how to activate the key on its platform, the price history and, on sale, the lowest price of the 30 days before', async () => {
+    answer(200, { ...game, platform: 'Steam', activation: activationFor('Steam'), price: 29.99, originalPrice: 49.99 });
+    renderPage();
+    const guide = await screen.findByRole('region', { name: 'How to activate on Steam' });
+    expect(within(guide).getByRole('link', { name: 'Open the Steam redeem page' }).getAttribute('href')).toBe('https://store.steampowered.com/account/registerkey');
+    expect(await screen.findByText('Lowest price in the last 30 days: €34.99')).toBeTruthy();
+    expect((await screen.findByRole('img', { name: /price over the last 90 days/ })).getAttribute('aria-label')).toContain('between €29.99 and €39.99');
+    expect(screen.getByRole('button', { name: 'Wishlist: Ghost of Tsushima' }).getAttribute('aria-pressed')).toBe('false');
   });
 
   it('fills what the supplier left empty with the defaults and names the tab', async () => {
@@ -205,6 +236,7 @@ describe('the game page', () => {
       'GET /api/games/g1': () => json(200, testGame({ ...game, price: (gameLoads += 1) === 1 ? 29.99 : 32.99 })),
       'GET /api/games/g1/offers': () => answerOf(gameOfferListSchema, [houseOffer(gameLoads === 1 ? 29.99 : 32.99)]),
       'POST /api/orders': () => json(409, { error: sellerMessages.priceChanged, prices: [{ gameId: 'g1', price: 32.99 }] }),
+      'GET /api/games/g1/prices': () => json(200, priceSeries()),
     });
     signIn('token-1', testUser());
     renderPage();

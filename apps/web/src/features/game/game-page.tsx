@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useParams } from 'react-router';
 import type { Game } from '@keystore/contract';
 import { ApiError } from '../../lib/api.ts';
@@ -8,6 +8,11 @@ import { GameError } from './game-error.tsx';
 import { infoRows } from './game-info.ts';
 import { GameSkeleton } from './game-skeleton.tsx';
 import { PurchasePanel } from './purchase-panel.tsx';
+
+// The price chart and its library load after the page shows, in a space kept for them (no layout shift).
+const PriceHistory = lazy(() => import('./price-history.tsx'));
+// The activation guide's component is shared with the library's pages: below the fold, in a chunk of its own.
+const ActivationGuide = lazy(() => import('../../ui/activation-guide.tsx').then((module) => ({ default: module.ActivationGuide })));
 import { useGame } from './api.ts';
 import styles from './game-layout.module.css';
 import { catalogMessages } from '@keystore/contract/catalog-messages';
@@ -40,7 +45,13 @@ export function GamePage() {
           <PurchasePanel game={game} />
         </div>
       </div>
+      <Suspense fallback={<div className={styles.history} />}>
+        <PriceHistory game={game} />
+      </Suspense>
       <GameAbout game={game} />
+      <Suspense fallback={null}>
+        <ActivationGuide guide={game.activation} />
+      </Suspense>
     </article>
   );
 }

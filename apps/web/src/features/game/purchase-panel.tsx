@@ -7,11 +7,14 @@ import { useCheckout } from '../../lib/checkout.ts';
 import { formatEuro } from '../../lib/money.ts';
 import { currentSession } from '../../lib/session.ts';
 import { CartControl } from '../../ui/cart-control.tsx';
+import { WishButton } from '../../ui/wish-button.tsx';
 import { keysLeftText } from './game-info.ts';
 import styles from './purchase-panel.module.css';
 
 // The sellers' offers load after the page shows, in a chunk of their own (decision 027).
 const GameOffers = lazy(() => import('./game-offers.tsx'));
+// Where the key works and the region warning share their rules with the cart: a chunk of their own, its line kept meanwhile.
+const RegionNote = lazy(() => import('./region-note.tsx'));
 
 /** Stock, price and the buying actions of the game page. */
 export function PurchasePanel({ game }: { game: Game }) {
@@ -52,11 +55,15 @@ export function PurchasePanel({ game }: { game: Game }) {
       <Suspense fallback={null}>
         <GameOffers game={game} />
       </Suspense>
+      <Suspense fallback={<p className={styles.worksIn}>&nbsp;</p>}>
+        <RegionNote region={game.region} />
+      </Suspense>
       <div className={styles.actions}>
         <CartControl game={game} className={styles.add} disabled={outOfStock} />
         <button type="button" className={styles.buy} disabled={outOfStock} aria-busy={busy} onClick={buyNow}>
           {busy ? 'Placing your order…' : 'Buy in 1 click'}
         </button>
+        <WishButton gameId={game._id} title={game.title} className={styles.wish} />
       </div>
       {problem && (
         <p className={styles.problem} role="alert">

@@ -73,8 +73,8 @@ function GiftView({ link }: { link: GiftLink }) {
                 <ul className={styles.keys} aria-label={`Keys of ${game.title}`}>
                   {keysOf(gift, game.gameId).map(({ purchaseId, revealed, name }) => (
                     <li key={purchaseId} className={styles.key}>
-                      <RevealKey purchaseId={purchaseId} title={name} link={link} />
-                      <KeyProblem purchaseId={purchaseId} title={name} revealed={revealed} claim={claimOf.get(purchaseId)} token={link.token} />
+                      <RevealKey purchaseId={purchaseId} title={name} link={link} platform={game.platform} />
+                      <KeyProblem purchaseId={purchaseId} title={name} platform={game.platform} revealed={revealed} claim={claimOf.get(purchaseId)} token={link.token} />
                     </li>
                   ))}
                 </ul>

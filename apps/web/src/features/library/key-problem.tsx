@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
+import { activationFor } from '@keystore/contract/activation-rules';
+import { FoldedActivationGuide } from '../../ui/activation-guide.tsx';
 import { useForm, useWatch } from 'react-hook-form';
 import type { Claim, ClaimReason } from '@keystore/contract';
 import { messageOf } from '../../lib/api.ts';
@@ -21,7 +23,7 @@ export function latestClaims(claims: Claim[] | undefined): Map<string, Claim> {
  * server takes no second claim then); a replaced key is a new key, and can be reported again. A guest
  * reports with the order's `token`.
  */
-export function KeyProblem({ purchaseId, title, revealed, claim, token }: { purchaseId: string; title: string; revealed: boolean; claim: Claim | undefined; token?: string }) {
+export function KeyProblem({ purchaseId, title, platform, revealed, claim, token }: { purchaseId: string; title: string; platform?: string | undefined; revealed: boolean; claim: Claim | undefined; token?: string }) {
   const [reporting, setReporting] = useState(false);
   const status = useRef<HTMLParagraphElement>(null);
   // The button that opened the form is gone once the claim is open: focus goes to the claim's state
@@ -53,6 +55,7 @@ export function KeyProblem({ purchaseId, title, revealed, claim, token }: { purc
           purchaseId={purchaseId}
           token={token}
           title={title}
+          platform={platform}
           onClose={() => setReporting(false)}
           onReported={() => {
             focusStatus.current = true;
@@ -70,7 +73,7 @@ interface ReportFields {
 }
 
 /** The report: what is wrong (the contract's reasons) and, if the buyer wants, a message for the seller. */
-function ReportDialog({ purchaseId, token, title, onClose, onReported }: { purchaseId: string; token?: string; title: string; onClose: () => void; onReported: () => void }) {
+function ReportDialog({ purchaseId, token, title, platform, onClose, onReported }: { purchaseId: string; token?: string | undefined; title: string; platform: string | undefined; onClose: () => void; onReported: () => void }) {
   const report = useReportProblem(purchaseId, token);
   const { register, handleSubmit, formState, control } = useForm<ReportFields>({ defaultValues: { reason: CLAIM_REASONS[0], message: '' } });
   const length = useWatch({ control, name: 'message' }).length;
@@ -82,6 +85,8 @@ function ReportDialog({ purchaseId, token, title, onClose, onReported }: { purch
         <p className={styles.reportText}>
           The seller has {CLAIM_ANSWER_HOURS} hours to replace the key; if they do not, or disagree, Keystore decides and may refund it.
         </p>
+        {/* Most keys that "do not work" were entered in another launcher or region: the guide first. */}
+        {platform !== undefined && <FoldedActivationGuide guide={activationFor(platform)} />}
         <div className={styles.reportField}>
           <label htmlFor="claim-reason">What is wrong?</label>
           <select id="claim-reason" {...register('reason')}>

@@ -70,8 +70,8 @@ function MyLibrary() {
                     <SentGift gift={purchase.gift} />
                   ) : (
                     <>
-                      <RevealKey purchaseId={purchase._id} title={purchase.product.title} />
-                      <KeyProblem purchaseId={purchase._id} title={purchase.product.title} revealed={purchase.revealed} claim={claimOf.get(purchase._id)} />
+                      <RevealKey purchaseId={purchase._id} title={purchase.product.title} platform={purchase.product.platform} />
+                      <KeyProblem purchaseId={purchase._id} title={purchase.product.title} platform={purchase.product.platform} revealed={purchase.revealed} claim={claimOf.get(purchase._id)} />
                     </>
                   )}
                 </div>

@@ -77,9 +77,11 @@ describe('the order page', () => {
     expect(screen.queryByRole('button', { name: /Report a problem/ })).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Reveal Key of Hades' }));
-    const keys = within(screen.getByRole('list', { name: 'Keys in this order' })).getAllByRole('listitem');
+    // The keys are the list's own items (a revealed key's activation guide has a list of its own).
+    const keys = [...screen.getByRole('list', { name: 'Keys in this order' }).children] as HTMLElement[];
     expect(await within(keys[0]!).findByText('HADES-1111-2222')).toBeTruthy();
     expect(within(keys[0]!).getByText('Product Key:')).toBeTruthy();
+    expect(within(keys[0]!).getByText('How to activate on Steam')).toBeTruthy();
     expect(within(keys[0]!).getByRole('button', { name: 'Copy the key of Hades' })).toBeTruthy();
     expect(within(keys[1]!).getByRole('button', { name: 'Reveal Key of Celeste' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Report a problem with the key of Hades' })).toBeTruthy();

@@ -102,13 +102,16 @@ function OrderView({ link, signedIn }: { link: OrderLink; signedIn: boolean }) {
             <p className={styles.note}>Sent as a gift: we e-mailed the recipient a link to reveal the keys. Only they can see them.</p>
           ) : keys.length > 0 ? (
             <ul className={styles.keys} aria-label="Keys in this order">
-              {keys.map((key) => (
+              {keys.map((key) => {
+                const platform = order.lines.find((line) => line.gameId === key.gameId)?.platform;
+                return (
                 <li key={key.purchaseId} className={styles.key}>
                   <h3 className={styles.keyTitle}>{key.title}</h3>
-                  <RevealKey purchaseId={key.purchaseId} title={key.title} link={link} />
-                  <KeyProblem purchaseId={key.purchaseId} title={key.title} revealed={key.revealed} claim={claimOf.get(key.purchaseId)} token={link.token} />
+                  <RevealKey purchaseId={key.purchaseId} title={key.title} link={link} platform={platform} />
+                  <KeyProblem purchaseId={key.purchaseId} title={key.title} platform={platform} revealed={key.revealed} claim={claimOf.get(key.purchaseId)} token={link.token} />
                 </li>
-              ))}
+                );
+              })}
             </ul>
           ) : (
             !awaitsDelivery(order) && <p className={styles.muted}>{order.status === 'Awaiting payment' ? 'Your keys appear here once the order is paid.' : 'This order has no keys.'}</p>

@@ -1,15 +1,17 @@
 import { useState } from 'react';
 import { orderUiMessages } from '@keystore/contract/order-ui-messages';
+import { activationFor } from '@keystore/contract/activation-rules';
 import { messageOf } from '../../lib/api.ts';
+import { FoldedActivationGuide } from '../../ui/activation-guide.tsx';
 import { useRevealKey, type KeyLink } from './api.ts';
 import styles from './library-page.module.css';
 
 /**
  * 'Reveal Key': the key is fetched only when asked for (GET /api/purchases/{id}/key, or through the
  * `link` of the order's or the gift's page), so it is not on screen, or in memory, until the owner wants it.
- * Then 'Product Key:' with a copy button.
+ * Then 'Product Key:' with a copy button, and how to activate it on its platform (issue 31).
  */
-export function RevealKey({ purchaseId, title, link }: { purchaseId: string; title: string; link?: KeyLink }) {
+export function RevealKey({ purchaseId, title, link, platform }: { purchaseId: string; title: string; link?: KeyLink; platform?: string | undefined }) {
   const revealKey = useRevealKey(link);
   const key = revealKey.data?.key ?? null;
   const busy = revealKey.isPending;
@@ -40,6 +42,7 @@ export function RevealKey({ purchaseId, title, link }: { purchaseId: string; tit
         <span className="visually-hidden" role="status">
           {copied ? 'Key copied' : ''}
         </span>
+        {platform !== undefined && <FoldedActivationGuide guide={activationFor(platform)} />}
       </div>
     );
   }
