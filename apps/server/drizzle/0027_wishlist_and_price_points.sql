@@ -42,6 +42,7 @@ ALTER TABLE "wishlist_items" ADD CONSTRAINT "wishlist_items_game_id_games_id_fk"
 CREATE INDEX "price_points_game_at_idx" ON "price_points" USING btree ("game_id","at");--> statement-breakpoint
 CREATE INDEX "price_points_written_by_idx" ON "price_points" USING btree ("written_by");--> statement-breakpoint
 CREATE INDEX "wishlist_items_game_idx" ON "wishlist_items" USING btree ("game_id");--> statement-breakpoint
+CREATE INDEX "order_lines_game_idx" ON "order_lines" USING btree ("game_id","order_id");--> statement-breakpoint
 CREATE VIEW "public"."price_moves" AS (select "id", "game_id", "price_cents", "in_stock", "at", "written_by" from "price_points");--> statement-breakpoint
 CREATE VIEW "public"."user_facts" AS (select "id", "email", "username", "role", "blocked_at", "created_at", "email_verified_at" from "users");--> statement-breakpoint
 -- What a game shows, as catalog/game-stock.ts's SHOWN_PRICE and SHOWN_STOCK say it (a test holds the two together).

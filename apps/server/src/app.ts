@@ -26,6 +26,8 @@ import { GiftsService } from './modules/gifts/service.ts';
 import { giftRoutes } from './modules/gifts/routes.ts';
 import { WishlistService } from './modules/wishlist/service.ts';
 import { wishlistRoutes } from './modules/wishlist/routes.ts';
+import { RelatedGames } from './modules/related/service.ts';
+import { relatedRoutes } from './modules/related/routes.ts';
 import { LibraryService } from './modules/library/service.ts';
 import { newsRoutes } from './modules/news/routes.ts';
 import { NewsService } from './modules/news/service.ts';
@@ -254,6 +256,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(libraryRoutes, { library, sentGifts: (userId) => gifts.sentBy(userId) });
   await app.register(giftRoutes, { gifts });
   await app.register(wishlistRoutes, { wishlist });
+  await app.register(relatedRoutes, { related: new RelatedGames({ catalog, orders }) });
   await app.register(supportRoutes, { support });
   await app.register(notificationsRoutes, { notifications });
   await app.register(newsRoutes, { news });

@@ -6,11 +6,12 @@ import { setupServer } from 'msw/node';
 
 /**
  * What every page may ask without the test being about it: where the visitor is (the region warning)
- * and, once signed in, the wishlist behind the hearts (issue 31). Unknown place, empty list.
+ * once signed in, the wishlist behind the hearts, and "You may also like" (issue 31). Unknown place, empty lists.
  */
 export const backgroundHandlers = [
   http.get('/api/visitor', () => HttpResponse.json({ country: null, region: null })),
   http.get('/api/wishlist', () => HttpResponse.json([])),
+  http.get('/api/games/:id/related', () => HttpResponse.json([])),
 ];
 
 export const server = setupServer(...backgroundHandlers);

@@ -236,6 +236,27 @@ export class CatalogService {
     return `${item.slice(0, -1)},${JSON.stringify(details).slice(1)}`;
   }
 
+  /**
+   * Games like `id` that can be bought now: of its platform and first genre, then of its platform, the
+   * most popular first (never the game itself); an unknown or hidden game has none.
+   */
+  similar(id: string, limit: number): GameListItem[] {
+    const doc = this.index.docOf(id);
+    if (doc === undefined) return [];
+    const game = this.index.item(doc);
+    const found = new Map<string, GameListItem>();
+    // Its platform and first genre, then its platform alone when those are too few.
+    for (const filters of [{ platform: [game.platform], ...(game.genre[0] ? { genre: [game.genre[0]] } : {}) }, { platform: [game.platform] }]) {
+      const page = this.index.query({ sort: 'popularity', page: 1, pageSize: limit * 3 + 1, filters });
+      for (const other of page.docs) {
+        const item = this.index.item(other);
+        if (item._id !== id && item.stock > 0 && found.size < limit) found.set(item._id, item);
+      }
+      if (found.size >= limit) break;
+    }
+    return [...found.values()];
+  }
+
   /** The games of `ids` the store shows, as its lists show them (a hidden or unknown game is left out). */
   listItems(ids: Iterable<string>): Map<string, GameListItem> {
     const items = new Map<string, GameListItem>();

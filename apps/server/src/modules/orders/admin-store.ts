@@ -180,3 +180,21 @@ export function soldOutBestsellers(db: Db, days: number): Promise<Array<{ id: st
         order by g.title limit 50`,
   );
 }
+
+/**
+ * The games paid for in the same orders as `gameId` within `days`, by how many such orders had them
+ * (the most recent 2,000 orders of the game at most, so a bestseller's answer stays quick).
+ */
+export async function boughtWith(db: Db, gameId: string, days: number, limit: number): Promise<string[]> {
+  const rows = await queryRows<{ gameId: string }>(
+    db,
+    sql`with together as (
+          select l.order_id from order_lines l join orders o on o.id = l.order_id
+          where l.game_id = ${gameId} and o.paid_at > now() - ${days}::int * interval '1 day'
+          order by o.paid_at desc limit 2000
+        )
+        select other.game_id as "gameId" from together t join order_lines other on other.order_id = t.order_id and other.game_id <> ${gameId}
+        group by other.game_id order by count(distinct other.order_id) desc, other.game_id limit ${limit}`,
+  );
+  return rows.map((row) => row.gameId);
+}

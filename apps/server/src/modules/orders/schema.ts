@@ -132,7 +132,12 @@ export const orderLines = pgTable(
     /** A seller's line: the commission per key, fixed when the order was placed. Null for the house, whose margin is known once its keys are bought. */
     commissionCents: integer('commission_cents'),
   },
-  (table) => [uniqueIndex('order_lines_order_offer_idx').on(table.orderId, table.offerId), index('order_lines_seller_idx').on(table.sellerId)],
+  (table) => [
+    uniqueIndex('order_lines_order_offer_idx').on(table.orderId, table.offerId),
+    index('order_lines_seller_idx').on(table.sellerId),
+    // "Customers also bought" (issue 31): the orders that had a game.
+    index('order_lines_game_idx').on(table.gameId, table.orderId),
+  ],
 );
 
 /**

@@ -10,7 +10,7 @@ import type { LibraryService } from '../library/ports.ts';
 import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport } from '../payments/ports.ts';
 import type { Supplier } from '../supplier/ports.ts';
 import type { Accounts, PurchaseStats, PurchaseSummary } from '../users/ports.ts';
-import { buyerFigures, orderFigures, overdueDeliveries, soldOutBestsellers, type OrderFigures } from './admin-store.ts';
+import { boughtWith, buyerFigures, orderFigures, overdueDeliveries, soldOutBestsellers, type OrderFigures } from './admin-store.ts';
 import { KeyAllocator } from './allocation.ts';
 import { OrderBackOffice } from './back-office.ts';
 import { OrderDisputes } from './disputes.ts';
@@ -358,6 +358,11 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   /** Games that sold in the last `days` days and ran out of stock (operator alerts). */
   soldOutBestsellers(days: number): Promise<Array<{ id: string; title: string }>> {
     return soldOutBestsellers(this.db, days);
+  }
+
+  /** The games paid for in the same orders as `gameId` within `days`, most often first: "customers also bought" (issue 31). */
+  boughtWith(gameId: string, days: number, limit: number): Promise<string[]> {
+    return boughtWith(this.db, gameId, days, limit);
   }
 
   /** The dashboard's order figures over whole UTC days (admin-store.ts). */

@@ -1,8 +1,11 @@
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { useCart } from '../../lib/cart.ts';
 import { CartLine } from './cart-line.tsx';
 import { CartSummary } from './cart-summary.tsx';
 import styles from './cart-page.module.css';
+
+const RelatedRow = lazy(() => import('../../ui/related-row.tsx'));
 
 /** The cart (SPEC §2 Cart): its lines in euro, Remove all, and the summary with the terms gate to checkout. */
 export function CartPage() {
@@ -45,6 +48,10 @@ export function CartPage() {
         </ul>
         <CartSummary items={items} totalItems={totalItems} totalPrice={totalPrice} />
       </div>
+      {/* Games like the first one in the cart, after the page shows (issue 31). */}
+      <Suspense fallback={<div className={styles.related} />}>
+        <RelatedRow gameId={items[0]!.game._id} />
+      </Suspense>
     </section>
   );
 }

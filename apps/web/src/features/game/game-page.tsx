@@ -12,6 +12,7 @@ import { PurchasePanel } from './purchase-panel.tsx';
 // The price chart and its library load after the page shows, in a space kept for them (no layout shift).
 const PriceHistory = lazy(() => import('./price-history.tsx'));
 // The activation guide's component is shared with the library's pages: below the fold, in a chunk of its own.
+const RelatedRow = lazy(() => import('../../ui/related-row.tsx'));
 const ActivationGuide = lazy(() => import('../../ui/activation-guide.tsx').then((module) => ({ default: module.ActivationGuide })));
 import { useGame } from './api.ts';
 import styles from './game-layout.module.css';
@@ -51,6 +52,9 @@ export function GamePage() {
       <GameAbout game={game} />
       <Suspense fallback={null}>
         <ActivationGuide guide={game.activation} />
+      </Suspense>
+      <Suspense fallback={<div className={styles.related} />}>
+        <RelatedRow gameId={game._id} />
       </Suspense>
     </article>
   );
