@@ -79,4 +79,35 @@ describe('the wishlist', () => {
     await page.goto(`${store.baseUrl}/profile`);
     await expect.poll(() => page.getByRole('switch', { name: /E-mail me when a wished game/ }).isChecked(), { timeout: 10_000 }).toBe(false);
   });
+
+  it("charts the game's price, with the 30-day lowest price of a discounted game and how to activate it", async () => {
+    await page.goto(`${store.baseUrl}/game/${game._id}`);
+    const chart = page.getByRole('img', { name: /price over the last 90 days/ });
+    await expect.poll(() => chart.count(), { timeout: 10_000 }).toBe(1);
+    // The price fell from the feed's to the owner's a moment ago: the feed's was the lowest before it.
+    expect(await chart.getAttribute('aria-label')).toContain(`from ${euro(game.price)}`);
+    const listed = (await (await fetch(`${store.baseUrl}/api/games/${game._id}`)).json()) as { price: number; originalPrice: number | null };
+    if (listed.originalPrice !== null && listed.originalPrice > listed.price) {
+      expect(await page.getByText(`Lowest price in the last 30 days: ${euro(game.price)}`).isVisible()).toBe(true);
+    }
+    expect(await page.getByRole('heading', { name: /^How to activate on / }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Price history' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'game-price-history-1280');
+  });
+
+  it('warns a US visitor before the cart, and in it, that a European key may not activate', async () => {
+    const european = (await gamesInStock(store.baseUrl)).find((candidate) => (candidate as ListedGame & { region: string }).region === 'Europe')!;
+    const us = await visitorContextAt(browser, 1280, 900);
+    await us.setExtraHTTPHeaders({ 'Accept-Language': 'en-US,en;q=0.9' });
+    const visitor = await us.newPage();
+    const warning = 'This key works in Europe only. It may not activate in your region (US).';
+    await visitor.goto(`${store.baseUrl}/game/${european._id}`);
+    await expect.poll(() => visitor.getByText('Works in: Europe').isVisible(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => visitor.getByRole('note').textContent()).toBe(warning);
+    await visitor.getByRole('button', { name: 'Add to cart' }).click();
+    await visitor.goto(`${store.baseUrl}/cart`);
+    await expect.poll(() => visitor.getByRole('note').first().textContent(), { timeout: 10_000 }).toBe(warning);
+    await screenshot(visitor, 'cart-region-warning-1280');
+    await us.close();
+  });
 });

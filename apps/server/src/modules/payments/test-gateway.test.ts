@@ -50,6 +50,8 @@ describe('the test gateway', () => {
     }
     expect(receipt!.text).toContain(`Total paid: €${after.amount.toFixed(2)}`);
     expect(receipt!.text).toContain(`/library?order=${order._id}`);
+    // And to each game's activation guide (issue 31).
+    for (const line of order.lines) expect(receipt!.text).toMatch(new RegExp(`How to activate: https?://[^/]+/game/${line.gameId}#activation`));
   });
 
   it('keeps keys encrypted at rest', async () => {

@@ -24,6 +24,8 @@ interface MailedOrder {
 }
 interface MailedLine {
   id: string;
+  /** The game: the receipt links to its page's activation guide (issue 31). */
+  gameId: string;
   title: string;
   platform: string;
   quantity: number;
@@ -44,12 +46,13 @@ export function receiptMail(context: MailContext, to: Recipient, order: MailedOr
     ? `It is paid, and we have e-mailed ${options.giftTo} your message and a link to reveal the keys.`
     : `It is paid and your keys are ready ${where}.`;
   const keyCount = (line: MailedLine) => `${line.quantity} key${line.quantity === 1 ? '' : 's'}`;
+  const guideUrl = (line: MailedLine) => `${context.publicUrl}/game/${encodeURIComponent(line.gameId)}#activation`;
   const text = [
     hello(to),
     '',
     `Thank you for your order ${shortId(order)}. ${ready}`,
     '',
-    ...lines.map((line) => `${line.title} (${line.platform}) × ${line.quantity}: ${euro(line.unitPriceCents * line.quantity)}, ${keyCount(line)}`),
+    ...lines.flatMap((line) => [`${line.title} (${line.platform}) × ${line.quantity}: ${euro(line.unitPriceCents * line.quantity)}, ${keyCount(line)}`, `  How to activate: ${guideUrl(line)}`]),
     '',
     `Total paid: ${euro(order.amountCents)}${order.paidAt ? ` on ${order.paidAt.toUTCString()}` : ''}`,
     ...(options.demo ? ['', 'These are demo keys of the demonstration store: they activate nothing.'] : []),
@@ -63,7 +66,8 @@ export function receiptMail(context: MailContext, to: Recipient, order: MailedOr
     .map(
       (line) => `<tr><td style="padding:8px 0;border-bottom:1px solid #eeeeee">
 <strong>${escapeHtml(line.title)}</strong> <span style="color:#666666">(${escapeHtml(line.platform)}) × ${line.quantity}</span><br>
-<span style="color:#666666">${keyCount(line)}${options.giftTo ? `, sent to ${escapeHtml(options.giftTo)}` : ` ${where}`}</span>
+<span style="color:#666666">${keyCount(line)}${options.giftTo ? `, sent to ${escapeHtml(options.giftTo)}` : ` ${where}`}</span><br>
+<a href="${escapeHtml(guideUrl(line))}" style="color:#6c5ce7;font-size:13px">How to activate</a>
 </td><td style="padding:8px 0;border-bottom:1px solid #eeeeee;text-align:right;vertical-align:top">${euro(line.unitPriceCents * line.quantity)}</td></tr>`,
     )
     .join('\n');
