@@ -107,6 +107,14 @@ export class Mailer {
     await tx.insert(mailOutbox).values({ ...message, nextAttemptAt: new Date() });
   }
 
+  /** `enqueue` for many mails in one statement (a batch of wishlist alerts). */
+  async enqueueMany(tx: Db, messages: readonly MailMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const sent = this.transport ? {} : { sentAt: new Date() };
+    await tx.insert(mailOutbox).values(messages.map(({ replyTo: _replyTo, ...message }) => ({ ...message, ...sent, nextAttemptAt: new Date() })));
+    if (!this.transport) for (const message of messages) this.logStored(message);
+  }
+
   /**
    * `enqueue`, kept only when `wanted`, at the same cost either way, for a caller that must not show
    * by its work whether the mail goes (forgot-password for an address without an account). The row

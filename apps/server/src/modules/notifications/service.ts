@@ -17,7 +17,7 @@ import { NotFound, Unauthorized } from '../../platform/errors.ts';
 import type { StoreEventBus } from '../../platform/events.ts';
 import { newId } from '../../platform/ids.ts';
 import type { Accounts } from '../users/ports.ts';
-import { insertAndNotify, markRead, notificationsOfUser, publicNotifications, visibleNotification, type NotificationRow } from './store.ts';
+import { insertAndNotify, insertAndNotifyMany, markRead, notificationsOfUser, publicNotifications, visibleNotification, type NotificationRow } from './store.ts';
 import { NOTIFICATIONS_CHANNEL, NotificationStreams, SESSIONS_ENDED_CHANNEL, type Announcement } from './stream.ts';
 import { toNotification } from './view.ts';
 
@@ -74,6 +74,21 @@ export class NotificationsService {
     const announcement: Announcement = { userId: row.userId, notification };
     await insertAndNotify(db, row, NOTIFICATIONS_CHANNEL, JSON.stringify(announcement));
     return notification;
+  }
+
+  /** Personal notifications of many users at once, in the caller's transaction (a batch of wishlist alerts), each announced live. */
+  async publishMany(inputs: ReadonlyArray<PublishInput & { userId: string }>, tx: Db): Promise<void> {
+    const rows = inputs.map((input): NotificationRow => ({
+      id: newId(),
+      userId: input.userId,
+      title: input.title.slice(0, NOTIFICATION_TITLE_MAX),
+      text: input.text.slice(0, NOTIFICATION_TEXT_MAX),
+      kind: input.kind,
+      link: input.link ?? null,
+      createdAt: new Date(),
+    }));
+    const payloads = rows.map((row) => JSON.stringify({ userId: row.userId, notification: toNotification(row, false) } satisfies Announcement));
+    await insertAndNotifyMany(tx, rows, NOTIFICATIONS_CHANNEL, payloads);
   }
 
   /** The hook for the news module: one public notification per published news item, linking to it. */

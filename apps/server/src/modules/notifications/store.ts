@@ -20,6 +20,22 @@ export async function insertAndNotify(db: Db, row: NotificationRow, channel: str
     select pg_notify(${channel}, ${payload}) from inserted`);
 }
 
+/** `insertAndNotify` for many rows in one statement (a batch of wishlist alerts): each row announced on its own. */
+export async function insertAndNotifyMany(db: Db, rows: readonly NotificationRow[], channel: string, payloads: readonly string[]): Promise<void> {
+  if (rows.length === 0) return;
+  const column = <T>(pick: (row: NotificationRow) => T, type: string) => sql`array[${sql.join(rows.map((row) => sql`${pick(row)}`), sql`, `)}]::${sql.raw(type)}`;
+  await db.execute(sql`
+    with inserted as (
+      insert into ${notifications} (id, user_id, title, text, kind, link, created_at)
+      select * from unnest(${column((row) => row.id, 'text[]')}, ${column((row) => row.userId, 'text[]')}, ${column((row) => row.title, 'text[]')},
+                           ${column((row) => row.text, 'text[]')}, ${column((row) => row.kind, 'text[]')}, ${column((row) => row.link, 'text[]')},
+                           ${column((row) => row.createdAt.toISOString(), 'timestamptz[]')})
+      returning id
+    )
+    select pg_notify(${channel}, payload) from unnest(${sql`array[${sql.join(payloads.map((payload) => sql`${payload}`), sql`, `)}]::text[]`}) as payload
+    where (select count(*) from inserted) > 0`);
+}
+
 /** A user's list: public notifications, and their own created on or after `personalSince`, newest first. */
 export function notificationsOfUser(db: Db, userId: string, personalSince: Date, limit: number): Promise<NotificationWithRead[]> {
   return db

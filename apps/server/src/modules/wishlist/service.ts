@@ -24,10 +24,12 @@ import { Schedule } from '../../platform/schedule.ts';
 import type { SignedLinks } from '../../platform/signed-links.ts';
 import type { CatalogService } from '../catalog/ports.ts';
 import type { NotificationsService } from '../notifications/ports.ts';
-import { addItem, alertMailsOn, claimAlerts, itemsOf, markWeighed, pendingRange, removeItem, setAlertMails, updateItem, type ClaimedAlert } from './store.ts';
+import { addItem, alertMailsOn, claimAlerts, itemsOf, markWeighed, movesInRange, pendingRange, removeItem, setAlertMails, updateItem, type ClaimedAlert, type GameMove } from './store.ts';
 
 /** Alerts claimed (and written) per transaction. */
 const ALERT_BATCH = 500;
+/** Games weighed per claiming statement. */
+const MOVES_PER_CLAIM = 200;
 /** An alert mail's unsubscribe link works this long (a mail may be read long after). */
 const UNSUBSCRIBE_LINK_DAYS = 365;
 
@@ -141,15 +143,11 @@ export class WishlistService {
   async sendAlerts(): Promise<number> {
     const run = await this.deps.database.withAdvisoryLock(LOCKS.wishlistAlerts, async () => {
       const range = await pendingRange(this.db);
+      const moves = await movesInRange(this.db, range);
       let sent = 0;
-      for (;;) {
-        const batch = await this.db.transaction(async (tx) => {
-          const claimed = await claimAlerts(tx, range, { dropPercent: PRICE_DROP_PERCENT, cooldownDays: ALERT_COOLDOWN_DAYS, limit: ALERT_BATCH });
-          for (const alert of claimed) await this.tell(tx, alert);
-          return claimed.length;
-        });
-        sent += batch;
-        if (batch < ALERT_BATCH) break;
+      // Weighed games by games, so each batch's statement joins a few thousand items, never all.
+      for (let start = 0; start < moves.length; start += MOVES_PER_CLAIM) {
+        sent += await this.claimAndTell(moves.slice(start, start + MOVES_PER_CLAIM));
       }
       await markWeighed(this.db, range.to);
       if (sent > 0) this.deps.mailer.flush();
@@ -158,16 +156,41 @@ export class WishlistService {
     return run.ran ? run.value : 0;
   }
 
-  /** The bell's notification and, unless turned off, the mail of one alert, in the claiming transaction. */
-  private async tell(tx: Db, alert: ClaimedAlert): Promise<void> {
+  /** Claims and tells the alerts some moves call for, batch after batch, each claimed and written in one transaction. */
+  private async claimAndTell(moves: GameMove[]): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const batch = await this.db.transaction(async (tx) => {
+        const claimed = await claimAlerts(tx, moves, { dropPercent: PRICE_DROP_PERCENT, cooldownDays: ALERT_COOLDOWN_DAYS, limit: ALERT_BATCH });
+        await this.tell(tx, claimed);
+        return claimed.length;
+      });
+      sent += batch;
+      if (batch < ALERT_BATCH) return sent;
+    }
+  }
+
+  /** The bell's notifications and, unless turned off, the mails of a batch of alerts, in the claiming transaction. */
+  private async tell(tx: Db, alerts: readonly ClaimedAlert[]): Promise<void> {
     const { notifications, mailer, mailContext, links } = this.deps;
-    const now = euro(alert.priceCents);
-    const was = euro(alert.priceAtAddCents);
-    const texts = alert.kind === 'price-drop' ? wishlistAlertTexts.priceDrop(alert.title, was, now) : wishlistAlertTexts.backInStock(alert.title, now);
-    await notifications.publish({ ...texts, kind: 'wishlist-alert', link: `/game/${alert.gameId}`, userId: alert.userId }, tx);
-    if (alert.mailOff) return;
-    const token = await links.sign('alert-mails', alert.userId, UNSUBSCRIBE_LINK_DAYS);
-    await mailer.enqueue(tx, wishlistAlertMail(mailContext, alert, { kind: alert.kind, title: alert.title, gameId: alert.gameId, was, now }, token));
+    const told = alerts.map((alert) => {
+      const now = euro(alert.priceCents);
+      const was = euro(alert.priceAtAddCents);
+      const texts = alert.kind === 'price-drop' ? wishlistAlertTexts.priceDrop(alert.title, was, now) : wishlistAlertTexts.backInStock(alert.title, now);
+      return { alert, now, was, texts };
+    });
+    await notifications.publishMany(
+      told.map(({ alert, texts }) => ({ ...texts, kind: 'wishlist-alert' as const, link: `/game/${alert.gameId}`, userId: alert.userId })),
+      tx,
+    );
+    const mails = await Promise.all(
+      told
+        .filter(({ alert }) => !alert.mailOff)
+        .map(async ({ alert, now, was }) =>
+          wishlistAlertMail(mailContext, alert, { kind: alert.kind, title: alert.title, gameId: alert.gameId, was, now }, await links.sign('alert-mails', alert.userId, UNSUBSCRIBE_LINK_DAYS)),
+        ),
+    );
+    await mailer.enqueueMany(tx, mails);
   }
 }
 

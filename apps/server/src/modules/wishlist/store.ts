@@ -101,31 +101,67 @@ export interface ClaimedAlert {
   mailOff: boolean;
 }
 
+/** What the points of a range say of one wished-for game: its price and stock now, and when it came back in stock. */
+export interface GameMove {
+  gameId: string;
+  priceCents: number;
+  inStock: boolean;
+  /** The last point in stock right after one out of stock, within the range; null for none. */
+  restockedAt: Date | null;
+}
+
 /**
- * Claims up to `limit` alerts that the price points written by transactions in [from, to) call for,
- * marking each item alerted in the same statement (so a claimed alert is never claimed again, on any
- * instance): the last point of each wished game in the range is its price now; a price drop needs the
- * game in stock, its price at or under the item's threshold and lower than the last alert's; back in
- * stock needs a point in stock right after one out of stock, after the game was wished for. At most
- * one alert per item in `cooldownDays`, and none to an unverified or blocked account or a hidden game.
+ * The wished-for games the price points written by transactions in [from, to) moved, read once per
+ * run: each game's last point in the range is its price and stock now.
  */
-export function claimAlerts(db: Db, range: { from: string; to: string }, options: { dropPercent: number; cooldownDays: number; limit: number }): Promise<ClaimedAlert[]> {
+export async function movesInRange(db: Db, range: { from: string; to: string }): Promise<GameMove[]> {
   const inRange = sql`p.written_by >= ${range.from}::xid8 and p.written_by < ${range.to}::xid8`;
-  return queryRows<ClaimedAlert>(
+  const rows = await queryRows<{ gameId: string; priceCents: number; inStock: boolean; restockedAt: string | Date | null }>(
     db,
     sql`with moved as (
           select distinct on (p.game_id) p.game_id, p.price_cents, p.in_stock
           from price_moves p
           where ${inRange} and exists (select 1 from wishlist_items w where w.game_id = p.game_id)
           order by p.game_id, p.id desc
-        ),
-        restocked as (
-          select p.game_id, max(p.at) as at
-          from price_moves p
-          join moved m on m.game_id = p.game_id and m.in_stock
-          where ${inRange} and p.in_stock
-            and not coalesce((select q.in_stock from price_moves q where q.game_id = p.game_id and q.id < p.id order by q.id desc limit 1), true)
-          group by p.game_id
+        )
+        select m.game_id as "gameId", m.price_cents as "priceCents", m.in_stock as "inStock",
+               (select max(p.at) from price_moves p
+                where p.game_id = m.game_id and ${inRange} and p.in_stock
+                  and not coalesce((select q.in_stock from price_moves q where q.game_id = p.game_id and q.id < p.id order by q.id desc limit 1), true)) as "restockedAt"
+        from moved m`,
+  );
+  return rows.map((row) => ({ ...row, restockedAt: row.restockedAt === null ? null : new Date(row.restockedAt) }));
+}
+
+/** An alert the batch claimed: the wished item, who gets it and what it says. */
+export interface ClaimedAlert {
+  userId: string;
+  gameId: string;
+  kind: 'price-drop' | 'back-in-stock';
+  priceCents: number;
+  priceAtAddCents: number;
+  email: string;
+  username: string;
+  title: string;
+  mailOff: boolean;
+}
+
+/**
+ * Claims up to `limit` alerts that `moves` call for, marking each item alerted in the same statement
+ * (so a claimed alert is never claimed again, on any instance): a price drop needs the game in stock,
+ * its price at or under the item's threshold and lower than the last alert's; back in stock needs the
+ * game back after it was wished for. At most one alert per item in `cooldownDays`, and none to an
+ * unverified or blocked account or for a hidden game.
+ */
+export function claimAlerts(db: Db, moves: readonly GameMove[], options: { dropPercent: number; cooldownDays: number; limit: number }): Promise<ClaimedAlert[]> {
+  const ids = sql`array[${sql.join(moves.map((move) => sql`${move.gameId}`), sql`, `)}]::text[]`;
+  const prices = sql`array[${sql.join(moves.map((move) => sql`${move.priceCents}`), sql`, `)}]::int[]`;
+  const stocked = sql`array[${sql.join(moves.map((move) => sql`${move.inStock}`), sql`, `)}]::boolean[]`;
+  const restocked = sql`array[${sql.join(moves.map((move) => sql`${move.restockedAt?.toISOString() ?? null}`), sql`, `)}]::timestamptz[]`;
+  return queryRows<ClaimedAlert>(
+    db,
+    sql`with moved as (
+          select * from unnest(${ids}, ${prices}, ${stocked}, ${restocked}) as m(game_id, price_cents, in_stock, restocked_at)
         ),
         due as (
           select w.user_id, w.game_id, m.price_cents, w.price_at_add_cents, u.email, u.username, g.title,
@@ -135,11 +171,10 @@ export function claimAlerts(db: Db, range: { from: string; to: string }, options
                         and (case when w.target_price_cents is not null then m.price_cents <= w.target_price_cents
                                   else m.price_cents * 100 <= w.price_at_add_cents * (100 - ${options.dropPercent}) end)
                         and (w.last_alert_price_cents is null or m.price_cents < w.last_alert_price_cents) then 'price-drop'
-                   when w.back_in_stock and r.at > w.added_at then 'back-in-stock'
+                   when w.back_in_stock and m.restocked_at > w.added_at then 'back-in-stock'
                  end as kind
           from moved m
           join wishlist_items w on w.game_id = m.game_id
-          left join restocked r on r.game_id = m.game_id
           join user_facts u on u.id = w.user_id and u.email_verified_at is not null and u.blocked_at is null
           join game_facts g on g.id = m.game_id and not g.hidden
           where m.in_stock and (w.last_alert_at is null or w.last_alert_at < now() - make_interval(days => ${options.cooldownDays}))
