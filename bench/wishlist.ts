@@ -66,7 +66,8 @@ export async function wishlistFigures(): Promise<Figure[]> {
     // Every tenth product a fifth cheaper than the feed's own price: 7,000 new prices, 100 of them wished-for games.
     const dropped = products.map((product, n) => (n % 10 === 0 ? { ...product, priceCents: Math.max(50, Math.round(product.priceCents * 0.8)) } : product));
     for (let r = 0; r < ROUNDS; r += 1) {
-      for (const mode of ['off', 'on'] as const) {
+      // Off first, then on first: neither mode always runs on the more worn tables.
+      for (const mode of r % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
         // Back to the feed's prices, unmeasured and unrecorded, and nothing alerted yet: each round does the same work.
         await triggers(false);
         await writeCatalogue(products);
@@ -85,6 +86,8 @@ export async function wishlistFigures(): Promise<Figure[]> {
         reprice[mode].push(performance.now() - started);
 
         if (mode === 'on') {
+          // Only the last round's alerts are sent: 50,000 each round would make the run long for one more figure.
+          if (r < ROUNDS - 1) await db.execute(sql`update wishlist_items set last_alert_at = now()`);
           started = performance.now();
           const sent = await app.wishlist.sendAlerts();
           alerts.push({ ms: performance.now() - started, sent, points: (await points()) - before });
@@ -94,14 +97,17 @@ export async function wishlistFigures(): Promise<Figure[]> {
       }
     }
     const ratio = (on: number[], off: number[]) => median(on) / median(off);
+    const rounds = (values: number[]) => values.map((ms) => Math.round(ms)).join(', ');
+    console.log(`sync ms, off: ${rounds(sync.off)}; on: ${rounds(sync.on)}\nrepricing ms, off: ${rounds(reprice.off)}; on: ${rounds(reprice.on)}`);
     const last = alerts.at(-1)!;
+    const alertMs = last.ms;
     return [
       figure('sync of 70,000 products (7,000 new prices), price points off', '—', `${Math.round(median(sync.off))} ms`),
       figure('sync of 70,000 products, price points on', 'no noticeable cost', `${Math.round(median(sync.on))} ms (× ${ratio(sync.on, sync.off).toFixed(2)})`, ratio(sync.on, sync.off) < 1.15),
       figure('a seller repricing 1,000 offers, price points off', '—', `${Math.round(median(reprice.off))} ms`),
       figure('a seller repricing 1,000 offers, price points on', 'no noticeable cost', `${Math.round(median(reprice.on))} ms (× ${ratio(reprice.on, reprice.off).toFixed(2)})`, ratio(reprice.on, reprice.off) < 1.15),
       figure('price points one round recorded (sync and repricing)', '—', String(last.points)),
-      figure('alert run over them (10,000 wishing customers)', '—', `${Math.round(median(alerts.map((a) => a.ms)))} ms for ${last.sent} alerts`),
+      figure('alert run over them (10,000 wishing customers)', '—', `${Math.round(alertMs)} ms for ${last.sent} alerts (${Math.round(last.sent / (alertMs / 1000))} a second)`),
     ];
   } finally {
     await app.close();
