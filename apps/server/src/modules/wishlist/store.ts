@@ -88,19 +88,6 @@ export async function markWeighed(db: Db, through: string): Promise<void> {
   await db.update(wishlistAlertProgress).set({ through, ranAt: new Date() }).where(eq(wishlistAlertProgress.id, 1));
 }
 
-/** An alert the batch claimed: the wished item, who gets it and what it says. */
-export interface ClaimedAlert {
-  userId: string;
-  gameId: string;
-  kind: 'price-drop' | 'back-in-stock';
-  priceCents: number;
-  priceAtAddCents: number;
-  email: string;
-  username: string;
-  title: string;
-  mailOff: boolean;
-}
-
 /** What the points of a range say of one wished-for game: its price and stock now, and when it came back in stock. */
 export interface GameMove {
   gameId: string;
