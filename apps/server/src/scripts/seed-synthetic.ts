@@ -10,10 +10,10 @@ const { openDatabase } = await import('../db/client.ts');
 const { upsertProducts } = await import('../modules/catalog/store.ts');
 const { SYNTHETIC_SUPPLIER, syntheticProducts } = await import('../modules/catalog/synthetic.ts');
 const { seedOrderHistory } = await import('../modules/orders/synthetic.ts');
-const { seedSyntheticCustomers } = await import('../modules/users/synthetic.ts');
+const { SYNTHETIC_CUSTOMERS, seedSyntheticCustomers } = await import('../modules/users/synthetic.ts');
 const { seedSyntheticSellers } = await import('../modules/sellers/synthetic.ts');
 const { seedSyntheticOffers } = await import('../modules/offers/synthetic.ts');
-const { seedWishingCustomers } = await import('../modules/wishlist/synthetic.ts');
+const { seedWishes } = await import('../modules/wishlist/synthetic.ts');
 const { GameStockRows } = await import('../modules/catalog/game-stock.ts');
 const { KeyVault } = await import('../modules/library/key-vault.ts');
 const { KeyRing } = await import('../platform/key-ring.ts');
@@ -36,14 +36,15 @@ for (let start = 0; start < products.length; start += 1000) {
   const written = await upsertProducts(database.db, SYNTHETIC_SUPPLIER, products.slice(start, start + 1000), config.supplier.markupPercent, now);
   added += written.added;
 }
-await seedSyntheticCustomers(database.db);
+// Wishing customers are synthetic customers too (with a wish list each).
+await seedSyntheticCustomers(database.db, 180, Math.max(SYNTHETIC_CUSTOMERS, wishers));
 const orders = await seedOrderHistory(database.db, orderCount);
 let keys = 0;
 if (sellerTitles > 0) {
   const vault = await KeyVault.open(database.db, new KeyRing(config.secrets.keyEncryption, config.secrets.keyEncryptionPrevious));
   keys = await seedSyntheticOffers(database.db, new GameStockRows(), vault, await seedSyntheticSellers(database.db, 3), { titles: sellerTitles, keysPerOffer: 3 });
 }
-const wishes = wishers > 0 ? await seedWishingCustomers(database.db, { count: wishers, perUser: 5, titles: Math.min(count, 1000) }) : 0;
+const wishes = wishers > 0 ? await seedWishes(database.db, { customers: wishers, perUser: 5, titles: Math.min(count, 1000) }) : 0;
 await database.close();
 console.log(
   `synthetic catalogue: ${count} products (${added} new), ${orderCount} orders (${orders} new), ${sellerTitles > 0 ? `3 sellers on ${sellerTitles} titles (${keys} keys new)` : 'no sellers'}, ${wishers} wishing customers (${wishes} wishes new) in ${Math.round(performance.now() - started)} ms`,
