@@ -54,7 +54,7 @@ describe('the game page', () => {
 
   it('adds the game to the cart, then shows the quantity control', async () => {
     await page.goto(`${baseUrl}/game/${game._id}`);
-    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await page.getByRole('button', { name: 'Add to cart', exact: true }).click();
     const quantity = page.getByRole('spinbutton', { name: `Quantity of ${game.title}` });
     await expect.poll(() => quantity.inputValue()).toBe('1');
     await page.getByRole('button', { name: `One more ${game.title}` }).click();
@@ -62,7 +62,7 @@ describe('the game page', () => {
     await page.getByRole('button', { name: `One less ${game.title}` }).click();
     await page.getByRole('button', { name: `One less ${game.title}` }).click();
     // Down to 0: the game leaves the cart and the button comes back.
-    await expect.poll(() => page.getByRole('button', { name: 'Add to cart' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Add to cart', exact: true }).isVisible()).toBe(true);
   });
 
   it("'Buy in 1 click' asks a visitor to log in first, leaving the cart alone", async () => {

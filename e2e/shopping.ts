@@ -23,7 +23,7 @@ export async function gamesInStock(baseUrl: string, stock = 5): Promise<ListedGa
 /** Adds one key of `game` to the cart from its game page. */
 export async function addToCart(page: Page, baseUrl: string, game: ListedGame): Promise<void> {
   await page.goto(`${baseUrl}/game/${game._id}`);
-  await page.getByRole('button', { name: 'Add to cart' }).click();
+  await page.getByRole('button', { name: 'Add to cart', exact: true }).click();
   await expect.poll(() => page.getByRole('spinbutton', { name: `Quantity of ${game.title}` }).isVisible()).toBe(true);
 }
 
