@@ -46,9 +46,11 @@ describe.skipIf(!SHARED_POSTGRES)('wishlist alerts over two instances on one Pos
         sql`select (select count(*)::int from notifications where kind = 'wishlist-alert' and link = ${`/game/${game!.id}`}) as notes,
                    (select count(*)::int from mail_outbox where headers ? 'List-Unsubscribe' and subject like ${`%${game!.title}%`}) as mails`,
       ).then((rows) => rows[0]!);
-    await eventually(async () => (await alerted()).notes === WISHERS, 30_000, 500);
+    // The job weighs points below its snapshot's xmin, which is the whole PostgreSQL server's: a long
+    // transaction of another suite's database on the same server delays the alerts (never loses them).
+    await eventually(async () => (await alerted()).notes === WISHERS, 150_000, 500);
     // Both instances have run their job again since: nothing more.
     await new Promise((resolve) => setTimeout(resolve, 21_000));
     expect(await alerted()).toEqual({ notes: WISHERS, mails: WISHERS });
-  }, 90_000);
+  }, 240_000);
 });
