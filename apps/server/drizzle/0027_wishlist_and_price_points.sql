@@ -14,7 +14,7 @@ CREATE TABLE "alert_mail_opt_outs" (
 --> statement-breakpoint
 CREATE TABLE "wishlist_alert_progress" (
 	"id" integer PRIMARY KEY DEFAULT 1 NOT NULL,
-	"through" "xid8" NOT NULL,
+	"through" "pg_snapshot" NOT NULL,
 	"ran_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
@@ -65,3 +65,6 @@ CREATE TRIGGER "games_price_point_moved" AFTER UPDATE ON "games" FOR EACH ROW
   EXECUTE FUNCTION record_price_point();--> statement-breakpoint
 INSERT INTO "price_points" ("game_id", "price_cents", "in_stock")
   SELECT id, game_shown_price(market_price_cents, price_cents, active, stock), game_shown_in_stock(active, stock, market_stock) FROM games;
+--> statement-breakpoint
+-- Alerts are about changes after the wishlist existed: they follow the points from here (decision 037).
+INSERT INTO "wishlist_alert_progress" ("id", "through") VALUES (1, pg_current_snapshot());

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
-import { moment, xid8 } from '../../db/columns.ts';
+import { moment, snapshot } from '../../db/columns.ts';
 import { games } from '../catalog/schema.ts';
 import { users } from '../users/schema.ts';
 
@@ -42,11 +42,11 @@ export const alertMailOptOuts = pgTable('alert_mail_opt_outs', {
 });
 
 /**
- * How far the alerts have followed the price points: every point written by a transaction below
- * `through` was weighed (one row; decision 037).
+ * How far the alerts have followed the price points: every point written by a transaction that had
+ * ended when the snapshot `through` was taken was weighed (one row, made by the migration; decision 037).
  */
 export const wishlistAlertProgress = pgTable('wishlist_alert_progress', {
   id: integer('id').primaryKey().default(1),
-  through: xid8('through').notNull(),
+  through: snapshot('through').notNull(),
   ranAt: moment('ran_at').notNull().default(sql`now()`),
 });

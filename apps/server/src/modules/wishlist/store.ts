@@ -70,16 +70,18 @@ export async function setAlertMails(db: Db, userId: string, on: boolean): Promis
 }
 
 /**
- * The range of transactions whose price points have not been weighed yet: from where the last run
- * stopped to the oldest transaction still running (every one below it has ended, so its points are
- * all there to read). The first run ever starts now: alerts are about changes after they existed.
+ * The transactions whose price points have not been weighed yet: those that had ended by now (`to`,
+ * this statement's snapshot) but not when the last run took its own (`from`). Snapshots rather than a
+ * watermark, so a long transaction (of this database or another on the server) delays none of the
+ * points committed around it: each point is weighed by the first run that sees its transaction ended.
+ * The migration makes the row; should it be gone, following starts now.
  */
 export async function pendingRange(db: Db): Promise<{ from: string; to: string }> {
   const [row] = await queryRows<{ from: string; to: string }>(
     db,
-    sql`with now as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin),
-             first as (insert into wishlist_alert_progress (id, through) select 1, xmin from now on conflict (id) do nothing returning through)
-        select coalesce((select through from first), (select through from wishlist_alert_progress where id = 1))::text as "from", (select xmin from now)::text as "to"`,
+    sql`with now as (select pg_current_snapshot() as snapshot),
+             first as (insert into wishlist_alert_progress (id, through) select 1, snapshot from now on conflict (id) do nothing returning through)
+        select coalesce((select through from first), (select through from wishlist_alert_progress where id = 1))::text as "from", (select snapshot from now)::text as "to"`,
   );
   return row!;
 }
@@ -98,11 +100,15 @@ export interface GameMove {
 }
 
 /**
- * The wished-for games the price points written by transactions in [from, to) moved, read once per
- * run: each game's last point in the range is its price and stock now.
+ * The wished-for games the price points of a range's transactions moved, read once per run: each
+ * game's last point in the range is its price and stock now. The bounds on `written_by` let the
+ * index find the range; the snapshots say which of its transactions belong to it.
  */
 export async function movesInRange(db: Db, range: { from: string; to: string }): Promise<GameMove[]> {
-  const inRange = sql`p.written_by >= ${range.from}::xid8 and p.written_by < ${range.to}::xid8`;
+  const from = sql`${range.from}::pg_snapshot`;
+  const to = sql`${range.to}::pg_snapshot`;
+  const inRange = sql`p.written_by >= pg_snapshot_xmin(${from}) and p.written_by < pg_snapshot_xmax(${to})
+    and not pg_visible_in_snapshot(p.written_by, ${from}) and pg_visible_in_snapshot(p.written_by, ${to})`;
   const rows = await queryRows<{ gameId: string; priceCents: number; inStock: boolean; restockedAt: string | Date | null }>(
     db,
     sql`with moved as (
