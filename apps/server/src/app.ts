@@ -63,6 +63,8 @@ import { EventBus, type StoreEventBus } from './platform/events.ts';
 import { KeyRing } from './platform/key-ring.ts';
 import { openPlaces } from './platform/geoip.ts';
 import { Mailer } from './platform/mailer.ts';
+import { Metrics } from './platform/metrics.ts';
+import { registerRequestContext } from './platform/request-context.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { Schedule } from './platform/schedule.ts';
 import { registerPurchaseAdmission } from './platform/plugins/admission.ts';
@@ -96,6 +98,7 @@ declare module 'fastify' {
     security: SecurityService;
     wishlist: WishlistService;
     users: UsersService;
+    metrics: Metrics;
   }
 }
 
@@ -118,6 +121,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerRequestContext(app);
+  const metrics = new Metrics();
+  metrics.register(app);
+  app.decorate('metrics', metrics);
   registerPurchaseAdmission(app, config);
   registerMemoryRelease(app);
   await registerSecurityHeaders(app, config);
@@ -126,11 +133,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('database', database);
   const events: StoreEventBus = new EventBus(app.log);
   app.decorate('events', events);
+  metrics.hear(events);
 
   // The services, each built once what it uses exists.
   const mailer = new Mailer(database, config, app.log);
   const supplier = options.catalog?.supplier ?? supplierFromConfig(config);
-  const catalog = new CatalogService(database, config, app.log, { autoSync: options.catalog?.autoSync ?? true, supplier, events, stockOverlapMs: options.catalog?.stockOverlapMs });
+  const catalog = new CatalogService(database, config, app.log, { autoSync: options.catalog?.autoSync ?? true, supplier, events, stockOverlapMs: options.catalog?.stockOverlapMs, metrics });
   const accounts = new Accounts(database);
   const notifications = new NotificationsService({ database, accounts, log: app.log });
   notifications.subscribeTo(events);
@@ -152,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     production: config.production,
     timings: config.sellerDelivery,
+    metrics,
   });
   const links = new SignedLinks(config.secrets.jwt, config.secrets.jwtPrevious);
   const gifts = new GiftsService({ database, library, catalog, accounts, links, mailer, mailContext, log: app.log });
@@ -237,7 +246,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => notifications.drain());
 
   // The routes.
-  registerHealth(app, { database, catalogReady: () => catalog.ready });
+  const readiness = registerHealth(app, { database, catalogReady: () => catalog.ready });
+  metrics.watch({
+    keysWaiting: () => orders.keysWaiting(),
+    outbox: () => mailer.pending(),
+    ledger: () => ledger.totals(),
+    lastSyncSuccess: () => catalog.lastSyncSuccess(),
+    pool: () => database.connections(),
+    ready: () => readiness() === 'ok',
+  });
+  metrics.serveOn(app, config.metrics.token);
   registerPublicConfig(app, config);
   await app.register(catalogRoutes, { catalog });
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });

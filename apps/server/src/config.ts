@@ -72,6 +72,10 @@ const environmentSchema = z.object({
       context.addIssue({ code: 'custom', message: 'TRUST_PROXY must be on, off or the number of proxies in front' });
       return z.NEVER;
     }),
+  /** A bearer token for GET /metrics on the store's port (issue 32); unset, that route does not exist. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  /** A port of its own for GET /metrics, without a token: for a private network only. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   REDIS_URL: z.string().optional(),
   /** A GeoLite2-style City database (.mmdb): the list of signed-in devices names each one's place. */
   GEOIP_DB: z.string().optional(),
@@ -154,6 +158,8 @@ function shapeConfig(e: CheckedEnvironment) {
     ai: { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL, chatModel: e.AI_CHAT_MODEL, imageModel: e.AI_IMAGE_MODEL },
     /** Proxies in front whose X-Forwarded-For is believed (0: none, the socket's address counts). */
     trustProxy: e.TRUST_PROXY,
+    /** Prometheus metrics: on the store's port for this bearer token, and/or on a port of their own (issue 32). */
+    metrics: { token: e.METRICS_TOKEN || undefined, port: e.METRICS_PORT },
     redisUrl: e.REDIS_URL || undefined,
     /** Where signed-in devices are (issue 30); without it their addresses are shown masked. */
     geoipDb: e.GEOIP_DB || undefined,

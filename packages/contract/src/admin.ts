@@ -112,6 +112,8 @@ export const orderEventSchema = z
     /** `customer:<id>`, `admin:<id>`, `provider:<name>` or `system:<job>`. */
     actor: z.string(),
     reason: z.string().nullable(),
+    /** The request that caused the step (its `x-request-id`, to find in the logs); absent for a job's. */
+    requestId: z.string().optional(),
   })
   .meta({ id: 'OrderEvent' });
 export type OrderEvent = z.infer<typeof orderEventSchema>;

@@ -10,7 +10,13 @@ import { LAUNCHERS } from './activation-rules.ts';
 import { idField, safeText } from './fields.ts';
 import { catalogMessages } from './messages.ts';
 
-export const errorSchema = z.object({ error: z.string() }).meta({ id: 'Error' });
+export const errorSchema = z
+  .object({
+    error: z.string(),
+    /** A 5xx answer's request id (its `x-request-id`), for the store's logs: what to quote to support. */
+    reference: z.string().optional(),
+  })
+  .meta({ id: 'Error' });
 export type ErrorAnswer = z.infer<typeof errorSchema>;
 
 export const systemRequirementsSchema = z

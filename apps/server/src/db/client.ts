@@ -117,6 +117,8 @@ export interface Database {
   own(name: string): Promise<(() => Promise<void>) | undefined>;
   /** The state of the connection, from the queries already made: what readiness is built on. */
   health: DatabaseHealth;
+  /** The connections in use and idle, and the queries waiting for one (the metrics). */
+  connections(): { inUse: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -272,6 +274,8 @@ async function openPglite(dataDir: string | undefined): Promise<OpenDatabase> {
       return async () => void owned.delete(name);
     },
     health: new DatabaseHealth(() => client.query('select 1')),
+    // One session: a call runs on it while the others queue.
+    connections: () => ({ inUse: Math.min(1, threaded.inFlight), idle: threaded.inFlight > 0 ? 0 : 1, waiting: Math.max(0, threaded.inFlight - 1) }),
     async notify(channel, payload) {
       await client.query('select pg_notify($1, $2)', [channel, payload]);
     },
@@ -386,6 +390,7 @@ async function openPostgres(url: string, onError: (error: unknown) => void = () 
       }
     },
     own: (name) => ownership.take(name),
+    connections: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       health.stop();
       await Promise.all([...listeners].map((stop) => stop()));

@@ -81,6 +81,11 @@ export class ThreadedPglite {
     });
   }
 
+  /** Calls sent to the thread and not answered yet: the one running and those queued behind it. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
   private call<T>(message: Op): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;

@@ -64,7 +64,8 @@ function answer(error: FastifyError | HttpError, request: FastifyRequest, reply:
   if (status >= 500) request.log.error({ err: error }, 'request failed');
   else if (databaseState(error)) request.log.warn({ err: error }, 'request refused by the database');
   const details = error instanceof HttpError ? error.details : undefined;
-  return reply.code(status).headers(headers).send({ ...details, error: message });
+  // A server error names its request, so a customer can quote it and the owner find its log lines.
+  return reply.code(status).headers(headers).send({ ...details, error: message, ...(status >= 500 && { reference: request.id }) });
 }
 
 interface ErrorAnswer {

@@ -44,10 +44,10 @@ describe('EventBus', () => {
     const unsubscribe = bus.on('order-delivered', () => {
       throw new Error('rolls the delivery back');
     });
-    await expect(bus.publish('order-delivered', { tx, orderId: 'o1', userId: null, keyCount: 2, gift: false })).rejects.toThrow('rolls the delivery back');
+    await expect(bus.publish('order-delivered', { tx, orderId: 'o1', userId: null, keyCount: 2, gift: false, sources: { house: 2, uploaded: 0, declared: 0 } })).rejects.toThrow('rolls the delivery back');
     expect(told).toEqual(['notified 2']);
     unsubscribe();
-    await bus.publish('order-delivered', { tx, orderId: 'o2', userId: null, keyCount: 3, gift: false });
+    await bus.publish('order-delivered', { tx, orderId: 'o2', userId: null, keyCount: 3, gift: false, sources: { house: 3, uploaded: 0, declared: 0 } });
     expect(told).toEqual(['notified 2', 'notified 3']);
   });
 });

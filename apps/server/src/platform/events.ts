@@ -27,8 +27,15 @@ export interface GameStock {
   priceCents?: number | undefined;
 }
 
+/** Where a delivered key came from: the house (its supplier or its shelf), a seller's uploaded keys, or a declared seller's webhook. */
+export type KeySource = 'house' | 'uploaded' | 'declared';
+
 /** Events told after their change is committed. */
 export interface AfterCommitEvents {
+  /** An order was placed (its stock reserved), by a customer or a guest. */
+  'order-placed': OrderSubject;
+  /** The card network reported a dispute of a paid order (issue 29). */
+  'order-disputed': OrderSubject;
   'order-paid': OrderSubject & { amountCents: number; currency: string };
   'order-refunded': OrderSubject & { amountCents: number; currency: string };
   /** Closed unpaid by its buyer (the pay page's Cancel) or because its time to pay ran out. */
@@ -55,8 +62,8 @@ export interface AfterCommitEvents {
 /** Events the publisher awaits; those with `tx` are told inside the transaction that makes the change. */
 export interface AwaitedEvents {
   /** A paid order's keys are stored and it is marked Delivered. */
-  /** `gift`: bought for someone else (issue 29), whose recipient the gifts module tells. */
-  'order-delivered': OrderSubject & { tx: Db; keyCount: number; gift: boolean };
+  /** `gift`: bought for someone else (issue 29), whose recipient the gifts module tells; `sources`: the keys stored by this delivery, by where they came from. */
+  'order-delivered': OrderSubject & { tx: Db; keyCount: number; gift: boolean; sources: Record<KeySource, number> };
   /** A payment failed and the order is closed (its stock goes back). */
   'order-declined': OrderSubject & { tx: Db; reason: string | null };
   /** The risk desk held an order for review (issue 29): its payment is authorised, its keys wait for the owner's decision. */

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
+import { currentRequestId } from './request-context.ts';
 
 /**
  * Query parameters that carry a credential: the notification stream's `ticket` and `sessionId`, the
@@ -53,13 +54,34 @@ function requestWithoutSecrets(request: LoggedRequest) {
   };
 }
 
+/** Marks a request's own logger, which Fastify binds to its id already. */
+const BOUND_TO_REQUEST = Symbol('bound to a request');
+
 /**
  * The logger options of the app: the configured level unless the caller (a test) sets one, and
  * every logged request URL without its secrets, whoever passes the options. A request is logged
  * (at debug, and with its errors) through this one serializer, so no other place needs to redact.
+ * A line a module logs with the app's logger while it works for a request carries the request's id
+ * too (`reqId`, as Fastify names it on the request's own logger).
  */
 export function loggerOptions(level: string, given: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
   if (given === false) return false;
   const options = typeof given === 'object' ? given : {};
-  return { level, ...options, serializers: { ...options.serializers, req: requestWithoutSecrets } };
+  return {
+    level,
+    ...options,
+    serializers: { ...options.serializers, req: requestWithoutSecrets },
+    mixin: (_merged: object, _level: number, logger: object) => {
+      if ((logger as { [BOUND_TO_REQUEST]?: boolean })[BOUND_TO_REQUEST]) return {};
+      const reqId = currentRequestId();
+      return reqId ? { reqId } : {};
+    },
+  };
 }
+
+/** Fastify's `childLoggerFactory`: a request's logger as Fastify makes it, marked so the mixin adds no second id. */
+export const requestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) => {
+  const child = logger.child(bindings, options);
+  (child as unknown as { [BOUND_TO_REQUEST]: boolean })[BOUND_TO_REQUEST] = true;
+  return child;
+};

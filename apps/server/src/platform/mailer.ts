@@ -159,6 +159,15 @@ export class Mailer {
   }
 
   /** The stored mails, newest first, optionally only those to one address (the dev outbox). */
+  /** Mails still to send (not given up on) and the age of the oldest, for the metrics. */
+  async pending(): Promise<{ depth: number; oldestSeconds: number }> {
+    const [row] = await this.database.db
+      .select({ depth: sql<number>`count(*)::int`, oldest: sql<number>`coalesce(extract(epoch from now() - min(${mailOutbox.createdAt})), 0)::float8` })
+      .from(mailOutbox)
+      .where(and(isNull(mailOutbox.sentAt), sql`${mailOutbox.attempts} < ${MAX_ATTEMPTS}`));
+    return { depth: Number(row?.depth ?? 0), oldestSeconds: Number(row?.oldest ?? 0) };
+  }
+
   async outbox(options: { to?: string | undefined; limit?: number } = {}): Promise<OutboxEntry[]> {
     const rows = await this.database.db
       .select({

@@ -38,7 +38,7 @@ export class FakeKinguin extends LoopbackFake {
   readonly apiKey = 'test-kinguin-key';
   products: Array<Record<string, unknown>> = [];
   readonly faults: Fault[] = [];
-  readonly requests: Array<{ method: string; url: string; apiKey: string | undefined; body: unknown }> = [];
+  readonly requests: Array<{ method: string; url: string; apiKey: string | undefined; body: unknown; requestId?: string | undefined }> = [];
   readonly orders = new Map<string, { orderId: string; products: Array<{ productId: string; qty: number; price: number }> }>();
   /** How long each order call takes (a supplier under load): keeps deliveries under way long enough to be cut by a crash. */
   orderDelayMs = 0;
@@ -48,7 +48,7 @@ export class FakeKinguin extends LoopbackFake {
     for await (const chunk of request) raw += chunk;
     const body = raw ? JSON.parse(raw) : undefined;
     const apiKey = request.headers['x-api-key'] as string | undefined;
-    this.requests.push({ method: request.method ?? '', url: request.url ?? '', apiKey, body });
+    this.requests.push({ method: request.method ?? '', url: request.url ?? '', apiKey, body, requestId: request.headers['x-request-id'] as string | undefined });
     const send = (status: number, payload: unknown): void => {
       response.writeHead(status, { 'Content-Type': 'application/json' }).end(typeof payload === 'string' ? payload : JSON.stringify(payload));
     };

@@ -1,6 +1,6 @@
 // The back office's catalogue (issue 15): games with the owner's choices (hidden, featured, price
 // override), the sync runs, and the store's markup setting. No sync writes any of the owner's choices.
-import { and, desc, eq, ilike, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, ilike, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { centsToEuro, type AdminGame, type SyncRun } from '@keystore/contract';
 import type { Db } from '../../db/client.ts';
 import { readSetting, writeSetting } from '../../platform/settings.ts';
@@ -71,6 +71,12 @@ export async function updateGame(
 }
 
 /** The latest sync runs, newest first. */
+/** When the last successful sync of the cluster ended, or null before the first. */
+export async function lastSyncSuccess(db: Db): Promise<Date | null> {
+  const [row] = await db.select({ at: sql<string | Date | null>`max(${syncRuns.finishedAt})` }).from(syncRuns).where(and(isNotNull(syncRuns.finishedAt), isNull(syncRuns.error)));
+  return row?.at ? new Date(row.at) : null;
+}
+
 export async function latestSyncRuns(db: Db, limit: number): Promise<SyncRun[]> {
   const rows = await db.select().from(syncRuns).orderBy(desc(syncRuns.id)).limit(limit);
   return rows.map((row) => ({

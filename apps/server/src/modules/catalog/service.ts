@@ -7,7 +7,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { NotFound } from '../../platform/errors.ts';
 import { memoryReducingGc } from '../../platform/plugins/memory.ts';
-import { adminGamePage, latestSyncRuns, markupPercent, setMarkupPercent, syncRunning, toAdminGame, updateGame } from './admin-store.ts';
+import { adminGamePage, lastSyncSuccess, latestSyncRuns, markupPercent, setMarkupPercent, syncRunning, toAdminGame, updateGame } from './admin-store.ts';
 import { coverUrl } from './cover-art.ts';
 import { CatalogIndex, type CatalogQuery } from './search/catalog-index.ts';
 import { IndexSnapshot } from './index-snapshot.ts';
@@ -18,6 +18,7 @@ import { biggestPriceDrops, catalogStamp, countGames, findGame, findGameDetails,
 import type { GameStock, StoreEventBus } from '../../platform/events.ts';
 import type { Supplier } from '../supplier/ports.ts';
 import { CATALOG_CHANNEL, syncCatalog, type SyncOutcome } from './sync.ts';
+import type { Metrics } from '../../platform/metrics.ts';
 
 /**
  * A row's updated_at is its update's time, which may commit after a read of changed rows that began
@@ -35,6 +36,8 @@ export interface CatalogOptions {
   events: StoreEventBus;
   /** How far before the previous stock read the next one reaches (tests shorten it). */
   stockOverlapMs?: number;
+  /** Where the syncs this instance runs are counted and timed. */
+  metrics?: Metrics | undefined;
 }
 
 /** How many games' long texts (description, requirements) are kept for game pages. */
@@ -138,10 +141,16 @@ export class CatalogService {
   syncNow(options: { full?: boolean } = {}): Promise<SyncOutcome | undefined> {
     this.syncing ??= (async () => {
       try {
+        const started = performance.now();
         const outcome = await syncCatalog(
           { database: this.database, supplier: this.supplier, markupPercent: await this.markupPercent(), events: this.options.events, log: this.log },
           options,
         );
+        if (outcome) {
+          const labels = { outcome: outcome.error ? 'failed' : 'succeeded' };
+          this.options.metrics?.syncRuns.inc(labels);
+          this.options.metrics?.syncDuration.observe(labels, (performance.now() - started) / 1000);
+        }
         if (outcome && outcome.added + outcome.updated + outcome.deactivated > 0) {
           await this.rebuild();
           await this.database.notify(CATALOG_CHANNEL, this.instanceId);
@@ -324,6 +333,11 @@ export class CatalogService {
 
   syncRuns(limit: number): Promise<SyncRun[]> {
     return latestSyncRuns(this.database.db, limit);
+  }
+
+  /** When the cluster's last successful sync ended (the metrics). */
+  lastSyncSuccess(): Promise<Date | null> {
+    return lastSyncSuccess(this.database.db);
   }
 
   /** Whether a sync is under way here or on any other instance. */

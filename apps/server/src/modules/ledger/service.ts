@@ -323,6 +323,13 @@ export class Ledger {
     return { accounts: rows.map((row) => ({ account: row.account, balance: centsToEuro(Number(row.balance)) })), total: centsToEuro(total), currency: ORDER_CURRENCY };
   }
 
+  /** The sum of every account (0, or the ledger is broken) and the payouts not transferred yet, in cents: the metrics. */
+  async totals(): Promise<{ totalCents: number; payoutsDueCents: number }> {
+    const rows = await allBalances(this.database.db);
+    const totalCents = rows.reduce((sum, row) => sum + Number(row.balance), 0);
+    return { totalCents, payoutsDueCents: Number(rows.find((row) => row.account === accounts.payouts)?.balance ?? 0) };
+  }
+
   /** The store's commission earned so far, in cents. */
   commissionEarned(): Promise<number> {
     return balanceOf(this.database.db, accounts.commission);

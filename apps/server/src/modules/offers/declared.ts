@@ -45,6 +45,7 @@ import {
 } from './reservations.ts';
 import { moveReservations, OPEN_STATES } from './transitions.ts';
 import { WebhookClient, type CallResult } from './webhook-client.ts';
+import type { Metrics } from '../../platform/metrics.ts';
 
 /** How long each call may take, and the provide's attempts: the issue's figures, shortened only by tests. */
 export interface DeliveryTimings {
@@ -68,6 +69,8 @@ export interface SellerDeliveryDeps {
   timings: DeliveryTimings;
   /** The games rows' market columns, which follow the breaker (offers/market.ts). */
   market: Market;
+  /** Where reservations and provides are counted and timed. */
+  metrics?: Metrics | undefined;
 }
 
 /** Why a `provide` did not bring the keys: `retry` problems are tried again, the others fail at once. */
@@ -165,6 +168,7 @@ export class SellerDelivery {
         const result = await this.callSeller(seller, payloadOf('reserve', reservation), this.deps.timings.reserveTimeoutMs);
         await recordCall(this.db, reservation.id, 'reserve', result);
         const accepted = result.ok && (result.body as { reserved?: unknown } | null)?.reserved === true;
+        this.deps.metrics?.reservations.inc({ outcome: accepted ? 'reserved' : 'refused' });
         if (accepted) {
           await this.db.transaction((tx) => moveReservations(tx, [reservation.id], 'reserved', null));
           return;
@@ -186,11 +190,21 @@ export class SellerDelivery {
    * answers twice, or a run taken over after a crash, stores them once.
    */
   async provide(reservationId: string): Promise<ProvideOutcome> {
-    const { timings, sellers } = this.deps;
     const reservation = await findReservation(this.db, reservationId);
     if (!reservation) return { ok: false, reason: 'no such reservation', gone: true };
     if (reservation.state === 'provided' || reservation.state === 'delivered') return { ok: true };
     if (!OPEN_STATES.includes(reservation.state)) return { ok: false, reason: `the reservation is ${reservation.state}`, gone: true };
+    const started = Date.now();
+    const outcome = await this.askForKeys(reservation);
+    const labels = { outcome: outcome.ok ? 'provided' : 'failed' };
+    this.deps.metrics?.reservations.inc(labels);
+    this.deps.metrics?.provideDuration.observe(labels, (Date.now() - started) / 1000);
+    return outcome;
+  }
+
+  /** The provide's attempts: the seller's answers until one brings the keys, then the keys stored. */
+  private async askForKeys(reservation: ReservationRow): Promise<ProvideOutcome> {
+    const { timings, sellers } = this.deps;
     const seller = (await sellers.find(reservation.sellerId))!;
     const started = Date.now();
     let why = 'no attempt made';

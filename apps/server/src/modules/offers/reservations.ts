@@ -4,6 +4,7 @@ import type { ReservationState, WebhookType } from '@keystore/contract';
 import { inList, queryRows, type Db } from '../../db/client.ts';
 import { newId } from '../../platform/ids.ts';
 import { moveReservations, OPEN_STATES } from './transitions.ts';
+import { currentRequestId } from '../../platform/request-context.ts';
 
 export interface ReservationRow {
   id: string;
@@ -96,8 +97,8 @@ export async function failedOffersOfLine(db: Db, lineId: string): Promise<Set<st
 /** Records one call to the seller about a reservation. */
 export async function recordCall(db: Db, reservationId: string, type: WebhookType, result: { status: number | null; error: string | null; durationMs: number }): Promise<void> {
   await db.execute(
-    sql`insert into seller_reservation_events (reservation_id, call_type, http_status, error, duration_ms)
-        values (${reservationId}, ${type}, ${result.status}, ${result.error?.slice(0, 500) ?? null}, ${result.durationMs})`,
+    sql`insert into seller_reservation_events (reservation_id, call_type, http_status, error, duration_ms, request_id)
+        values (${reservationId}, ${type}, ${result.status}, ${result.error?.slice(0, 500) ?? null}, ${result.durationMs}, ${currentRequestId() ?? null})`,
   );
 }
 

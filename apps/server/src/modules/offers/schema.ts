@@ -196,6 +196,8 @@ export const sellerReservationEvents = pgTable(
     httpStatus: integer('http_status'),
     error: text('error'),
     durationMs: integer('duration_ms'),
+    /** The request a call was made for (its `x-request-id`, sent to the seller too; issue 32); null for a job's. */
+    requestId: text('request_id'),
   },
   (table) => [index('seller_reservation_events_reservation_idx').on(table.reservationId, table.id), check('seller_reservation_events_call_check', sql`${table.callType} is null or ${table.callType} in (${listOf(WEBHOOK_TYPES)})`)],
 );

@@ -185,8 +185,8 @@ export class OffersService {
     return sellShelfKeys(tx, lineIds);
   }
 
-  /** The keys reserved by these seller lines, marked sold: answers them with their line, sealed. */
-  handOver(tx: Db, lineIds: string[]): Promise<Array<{ id: string; lineId: string; serialEncrypted: string }>> {
+  /** The keys reserved by these seller lines, marked sold: answers them with their line, sealed, and their offer's delivery. */
+  handOver(tx: Db, lineIds: string[]): Promise<Array<{ id: string; lineId: string; serialEncrypted: string; delivery: OfferDelivery }>> {
     return sellLineKeys(tx, lineIds);
   }
 

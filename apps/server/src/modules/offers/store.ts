@@ -214,12 +214,13 @@ export async function releaseLineKeys(tx: Db, lineIds: string[]): Promise<string
 }
 
 /** The reserved keys of these lines, marked sold; answers them (encrypted) with their line. */
-export function sellLineKeys(tx: Db, lineIds: string[]): Promise<Array<{ id: string; lineId: string; serialEncrypted: string }>> {
+export function sellLineKeys(tx: Db, lineIds: string[]): Promise<Array<{ id: string; lineId: string; serialEncrypted: string; delivery: OfferDelivery }>> {
   if (lineIds.length === 0) return Promise.resolve([]);
   return queryRows(
     tx,
-    sql`update seller_keys set state = 'sold', sold_at = now()
-        where line_id in ${inList(lineIds)} and state in ('reserved', 'sold') returning id, line_id as "lineId", serial_encrypted as "serialEncrypted"`,
+    sql`update seller_keys k set state = 'sold', sold_at = now() from offers o
+        where o.id = k.offer_id and k.line_id in ${inList(lineIds)} and k.state in ('reserved', 'sold')
+        returning k.id, k.line_id as "lineId", k.serial_encrypted as "serialEncrypted", o.delivery`,
   );
 }
 

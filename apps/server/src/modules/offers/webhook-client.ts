@@ -9,6 +9,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { SIGNATURE_HEADER, WEBHOOK_ANSWER_MAX_BYTES } from '@keystore/contract';
 import { signatureHeader } from './signature.ts';
+import { requestIdHeaders } from '../../platform/request-context.ts';
 
 /** What one call came to: a 2xx with its JSON body, or why not. */
 export interface CallResult {
@@ -64,7 +65,7 @@ export class WebhookClient {
     const target = new URL(url);
     const options: RequestOptions = {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), [SIGNATURE_HEADER]: signatureHeader(secret, body), 'user-agent': 'Keystore-Webhooks/1' },
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), [SIGNATURE_HEADER]: signatureHeader(secret, body), 'user-agent': 'Keystore-Webhooks/1', ...requestIdHeaders() },
       signal: AbortSignal.timeout(timeoutMs),
       ...(this.production ? { lookup: publicOnlyLookup } : {}),
     };

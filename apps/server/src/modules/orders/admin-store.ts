@@ -169,6 +169,17 @@ export async function overdueDeliveries(db: Db, minutes: number): Promise<{ coun
   return { count: Number(row?.count ?? 0), oldest: row?.oldest ?? null };
 }
 
+/** Lines of paid orders still without their keys, and how long the oldest such order has waited since payment. */
+export async function keysWaiting(db: Db): Promise<{ lines: number; oldestSeconds: number }> {
+  const [row] = await queryRows<{ lines: number; oldest: number }>(
+    db,
+    sql`select count(*)::int as lines, coalesce(extract(epoch from now() - min(o.paid_at)), 0)::float8 as oldest
+        from orders o join order_lines l on l.order_id = o.id
+        where o.status = 'Paid' and o.delivery_status <> 'Delivered'`,
+  );
+  return { lines: Number(row?.lines ?? 0), oldestSeconds: Number(row?.oldest ?? 0) };
+}
+
 /** Games on sale that sold in the last `days` days (a paid order) and have no stock left. */
 export function soldOutBestsellers(db: Db, days: number): Promise<Array<{ id: string; title: string }>> {
   return queryRows<{ id: string; title: string }>(

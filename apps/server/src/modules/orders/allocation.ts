@@ -242,7 +242,9 @@ export class KeyAllocator {
         // undelivered, and the next run gets the same keys from the same supplier order (and a
         // seller's keys are still reserved by their lines).
         await commitWithoutWaitingForDisk(tx);
-        const keys = [...houseKeys, ...(await this.sellerKeys(tx, order, sellerLines))];
+        const handed = await this.deps.offers.handOver(tx, sellerLines.map((line) => line.id));
+        const keys = [...houseKeys, ...this.sealedKeysForLines(order, sellerLines, handed)];
+        const sources = { house: houseKeys.length, uploaded: handed.filter((key) => key.delivery === 'uploaded').length, declared: handed.filter((key) => key.delivery === 'declared').length };
         delivered = keys.length;
         const written = await library.storeKeys(tx, keys);
         if (shelfKeys.length > 0) await this.deps.offers.shelfKeysStored(tx, [...fromShelf.keys()]);
@@ -262,7 +264,7 @@ export class KeyAllocator {
         await this.postSales(tx, order, lines, prices, fromShelf);
         // The receipt and the notification are committed with the keys (an outbox), never after them from memory.
         if (recipient) await mailer.enqueue(tx, receiptMail(this.deps.mailContext, recipient, order, lines, { demo: keys.some((key) => key.demo), giftTo }));
-        await this.deps.events.publish('order-delivered', { tx, orderId: order.id, userId: order.userId, keyCount: wanted, gift: order.gift });
+        await this.deps.events.publish('order-delivered', { tx, orderId: order.id, userId: order.userId, keyCount: wanted, gift: order.gift, sources });
         return 'delivered' as const;
       })
       .catch((error: unknown) => {
@@ -370,10 +372,6 @@ export class KeyAllocator {
   }
 
   /** The reserved keys of a seller's lines, marked sold, as the library stores them (numbered per line). */
-  private async sellerKeys(tx: Db, order: OrderRow, lines: OrderLineRow[]): Promise<DeliveredKey[]> {
-    return this.sealedKeysForLines(order, lines, await this.deps.offers.handOver(tx, lines.map((line) => line.id)));
-  }
-
   /**
    * Posts each delivered line's sale to the ledger with the delivery: the price to its seller's held
    * balance, less the commission. A seller's commission was fixed when the order was placed; the

@@ -118,7 +118,7 @@ export class OrderBackOffice {
     ]);
     const titles = new Map(lines.map((line) => [line.id, line.title]));
     const timeline: OrderEvent[] = [
-      ...events.map((event) => ({ at: event.at, kind: event.kind, from: event.fromStatus, to: event.toStatus, actor: event.actor, reason: event.reason })),
+      ...events.map((event) => ({ at: event.at, kind: event.kind, from: event.fromStatus, to: event.toStatus, actor: event.actor, reason: event.reason, ...(event.requestId && { requestId: event.requestId }) })),
       ...actions.map((action) => ({
         at: action.at,
         kind: 'action' as const,

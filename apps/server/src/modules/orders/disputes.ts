@@ -19,6 +19,7 @@ import type { RiskService } from '../risk/ports.ts';
 import type { OrderRefunds } from './refunds.ts';
 import { findOrder, linesOf, lockOrder, type OrderLineRow } from './store.ts';
 import { transition } from './transitions.ts';
+import { currentRequestId } from '../../platform/request-context.ts';
 
 export interface OrderDisputesDeps {
   database: Database;
@@ -78,6 +79,7 @@ export class OrderDisputes {
     });
     if (!done) return false;
     this.deps.events.emit('stock-moved', { games: done.stock });
+    this.deps.events.emit('order-disputed', { orderId, userId: done.userId });
     this.deps.events.emit('fraud-proved', { orderId, userId: done.userId });
     await done.tell();
     this.deps.log.warn({ orderId, dispute: report.reference, keysBack: done.unseen.size }, 'payment disputed: unrevealed keys taken back, buyer blocked');
@@ -93,8 +95,8 @@ export class OrderDisputes {
         const cents = await this.deps.ledger.disputedCents(tx, orderId);
         if (!(await this.deps.ledger.postDisputeWon(tx, { orderId, amountCents: cents }))) return;
       }
-      await tx.execute(sql`insert into order_events (order_id, kind, from_status, to_status, actor, reason)
-        values (${orderId}, 'action', null, ${won ? 'Dispute won' : 'Dispute lost'}, ${actor}, ${won ? 'The card network gave the money and its fee back.' : 'The chargeback stands.'})`);
+      await tx.execute(sql`insert into order_events (order_id, kind, from_status, to_status, actor, reason, request_id)
+        values (${orderId}, 'action', null, ${won ? 'Dispute won' : 'Dispute lost'}, ${actor}, ${won ? 'The card network gave the money and its fee back.' : 'The chargeback stands.'}, ${currentRequestId() ?? null})`);
     });
   }
 

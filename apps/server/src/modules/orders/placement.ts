@@ -114,6 +114,7 @@ export class OrderPlacement {
     try {
       placed = await this.placeNew(placer, merged, provider.name, attempt, gift && { ...gift, senderName: placer.userId ? ((await this.deps.accounts.findById(placer.userId))?.username ?? null) : null });
       this.deps.events.emit('stock-moved', { games: placed.stock });
+      this.deps.events.emit('order-placed', { orderId: placed.row.id, userId: placed.row.userId });
     } catch (error) {
       // A request with the same key was placing its order meanwhile: the unique index refused this
       // insert, or that order took the last keys or the last unpaid slot first. That order is the answer.

@@ -89,6 +89,8 @@ export const orderEvents = pgTable(
     toStatus: text('to_status').notNull(),
     actor: text('actor').notNull(),
     reason: text('reason'),
+    /** The request that caused the step (its `x-request-id`, issue 32); null for a job's. */
+    requestId: text('request_id'),
   },
   (table) => [
     index('order_events_order_idx').on(table.orderId, table.id),

@@ -10,7 +10,7 @@ import type { LibraryService } from '../library/ports.ts';
 import type { PaymentOutcome, PaymentOutcomes, PaymentProvider, PaymentReport } from '../payments/ports.ts';
 import type { Supplier } from '../supplier/ports.ts';
 import type { Accounts, PurchaseStats, PurchaseSummary } from '../users/ports.ts';
-import { boughtWith, buyerFigures, orderFigures, overdueDeliveries, soldOutBestsellers, type OrderFigures } from './admin-store.ts';
+import { boughtWith, buyerFigures, keysWaiting, orderFigures, overdueDeliveries, soldOutBestsellers, type OrderFigures } from './admin-store.ts';
 import { KeyAllocator } from './allocation.ts';
 import { OrderBackOffice } from './back-office.ts';
 import { OrderDisputes } from './disputes.ts';
@@ -353,6 +353,11 @@ export class OrdersService implements PaymentOutcomes, PurchaseStats {
   /** Paid orders still undelivered `minutes` after payment (operator alerts). */
   overdueDeliveries(minutes: number): Promise<{ count: number; oldest: string | null }> {
     return overdueDeliveries(this.db, minutes);
+  }
+
+  /** Paid lines still without keys and the oldest one's wait (the metrics). */
+  keysWaiting(): Promise<{ lines: number; oldestSeconds: number }> {
+    return keysWaiting(this.db);
   }
 
   /** Games that sold in the last `days` days and ran out of stock (operator alerts). */

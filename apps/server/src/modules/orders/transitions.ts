@@ -7,6 +7,7 @@ import type { DeliveryStatus, OrderStatus, PaymentProviderName } from '@keystore
 import { queryRows, type Db } from '../../db/client.ts';
 import { orders } from './schema.ts';
 import { rowFromJson } from '../../db/json-rows.ts';
+import { currentRequestId } from '../../platform/request-context.ts';
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -147,6 +148,7 @@ export async function transition(db: Db, which: Which, move: Move): Promise<Move
     });
   const actor = typeof move.actor === 'string' ? sql`${move.actor}::text` : move.actor;
   const reason = sql`${move.reason ?? null}::text`;
+  const requestId = sql`${currentRequestId() ?? null}::text`;
   const rows = await queryRows<{
     id: string;
     user_id: string | null;
@@ -168,10 +170,10 @@ export async function transition(db: Db, which: Which, move: Move): Promise<Move
                     picked.delivery_status as from_delivery, orders.delivery_status as to_delivery, to_json(orders.*) as row
         ),
         logged as (
-          insert into order_events (order_id, kind, from_status, to_status, actor, reason)
-          select moved.id, 'status', from_status, to_status, ${actor}, ${reason} from moved where from_status <> to_status
+          insert into order_events (order_id, kind, from_status, to_status, actor, reason, request_id)
+          select moved.id, 'status', from_status, to_status, ${actor}, ${reason}, ${requestId} from moved where from_status <> to_status
           union all
-          select moved.id, 'delivery', from_delivery, to_delivery, ${actor}, ${reason} from moved where from_delivery <> to_delivery
+          select moved.id, 'delivery', from_delivery, to_delivery, ${actor}, ${reason}, ${requestId} from moved where from_delivery <> to_delivery
         )${move.withMove ? sql`, with_move as (${move.withMove})` : sql``}
         select * from moved`,
   );
@@ -191,5 +193,5 @@ export async function transition(db: Db, which: Which, move: Move): Promise<Move
 
 /** The first event of an order, written with it: placed, awaiting payment. */
 export function placedEvent(orderId: string, actor: Actor): SQL {
-  return sql`insert into order_events (order_id, kind, from_status, to_status, actor) values (${orderId}, 'status', null, ${PLACED_STATUS}, ${actor})`;
+  return sql`insert into order_events (order_id, kind, from_status, to_status, actor, request_id) values (${orderId}, 'status', null, ${PLACED_STATUS}, ${actor}, ${currentRequestId() ?? null})`;
 }

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { GENRES, LANGUAGES, type Category, type Genre, type Language, type Platform, type Region, type SystemRequirements } from '@keystore/contract';
 import { euroToCents, SupplierError, SupplierPriceRefused, type Supplier, type SupplierKey, type SupplierOrderLine, type SupplierPage, type SupplierProduct } from './supplier.ts';
+import { requestIdHeaders } from '../../platform/request-context.ts';
 
 const PAGE_LIMIT = 100;
 const ATTEMPTS = 3;
@@ -138,6 +139,8 @@ export class KinguinSupplier implements Supplier {
         headers: {
           'X-Api-Key': this.options.apiKey,
           Accept: 'application/json',
+          // The store's request this call works for, so both sides' logs can be matched (issue 32).
+          ...requestIdHeaders(),
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
         body: body === undefined ? null : JSON.stringify(body),

@@ -7,9 +7,9 @@ import { NO_AUTH } from '../openapi.ts';
 /**
  * Liveness and readiness (DESIGN §6). Readiness reads state the instance already holds (the
  * database's last known state, probed at most once a second, and whether the catalogue is loaded),
- * so a health check costs no query.
+ * so a health check costs no query. Answers the readiness, for the metrics.
  */
-export function registerHealth(app: FastifyInstance, { database, catalogReady }: { database: Database; catalogReady: () => boolean }): void {
+export function registerHealth(app: FastifyInstance, { database, catalogReady }: { database: Database; catalogReady: () => boolean }): () => string {
   let stopping = false;
   app.addHook('preClose', () => void (stopping = true));
   // A keep-alive connection whose request was under way when the shutdown began would keep the
@@ -35,4 +35,5 @@ export function registerHealth(app: FastifyInstance, { database, catalogReady }:
       },
     );
   }
+  return readiness;
 }
