@@ -1,5 +1,9 @@
 // How the store's server process is started: by `npm start`, the browser journeys and the benchmark.
 import { createConnection, createServer } from 'node:net';
+import path from 'node:path';
+
+/** Loaded before the app when traces are wanted (issue 32): OpenTelemetry's SDK and instrumentations. */
+const TELEMETRY = path.join(import.meta.dirname, '../apps/server/src/telemetry.ts');
 
 /**
  * Node flags for the server (docs/decisions/005, 025 and 028): a young generation of at most 8 MB,
@@ -8,10 +12,12 @@ import { createConnection, createServer } from 'node:net';
  * stalled answers with a compacting collection every second or two under load. The embedded
  * database, on a thread of its own, runs its WebAssembly in V8's baseline compiler: optimising
  * PostgreSQL's executor costs hundreds of megabytes at start, and catalogue reads never reach it.
+ * With OTEL_EXPORTER_OTLP_ENDPOINT set, OpenTelemetry is loaded first (`--import`); without it, not at all.
  */
 export function serverNodeFlags(env: Record<string, string | undefined> = process.env): string[] {
   const flags = ['--max-semi-space-size=8', '--expose-gc'];
   if (!env.DATABASE_URL) flags.push('--liftoff-only');
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) flags.push('--import', TELEMETRY);
   return flags;
 }
 

@@ -52,10 +52,10 @@ function shutDown(signal: NodeJS.Signals): void {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, shutDown);
 
 await app.listen({ port: config.port, host: config.host });
-// Metrics on a port of their own, for a private network (issue 32): closed with the app.
+// Metrics on a port of their own, for a private network (issue 32): they stop answering when the app begins to close.
 if (config.metrics.port) {
   const metricsServer = await app.metrics.listen(config.metrics.port, config.host);
-  app.addHook('onClose', () => new Promise<void>((resolve) => metricsServer.close(() => resolve())));
+  app.server.once('close', () => metricsServer.close());
   app.log.info(`Metrics for Prometheus at http://${config.host}:${config.metrics.port}/metrics`);
 }
 app.log.info(`Keystore is open at ${config.publicUrl} (database: ${database.kind}, supplier: ${config.supplier.name})`);

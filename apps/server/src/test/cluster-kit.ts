@@ -71,7 +71,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   const redis = (await answers(6379)) ? { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `keystore-cluster-${process.pid}:` } : {};
   const database = options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {};
   const { DATABASE_URL: _inherited, ...inherited } = process.env;
-  const child = spawn(process.execPath, [...serverNodeFlags(database), MAIN], {
+  const child = spawn(process.execPath, [...serverNodeFlags({ ...database, ...options.env }), MAIN], {
     env: {
       ...inherited,
       ...database,
