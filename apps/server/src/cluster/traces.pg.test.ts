@@ -102,7 +102,8 @@ describe.skipIf(!SHARED_POSTGRES)('traces and metrics of real servers (PostgreSQ
       const span = receiver.spans.find((candidate) => candidate.name === 'request' && attribute(candidate, 'http.route') === '/api/payments/test/:id');
       return span && receiver.spans.some((candidate) => candidate.traceId === span.traceId && attribute(candidate, 'url.full')?.startsWith(kinguin.url)) ? span : undefined;
     }, 20_000, 200);
-    const trace = receiver.spans.filter((span) => span.traceId === payment.traceId);
+    expect(payment, 'the payment request’s span, in a trace with the supplier call').toBeDefined();
+    const trace = receiver.spans.filter((span) => span.traceId === payment!.traceId);
     // The statements of the payment (the order's move, the keys stored) and the supplier's order.
     expect(trace.filter((span) => attribute(span, 'db.system') === 'postgresql' || attribute(span, 'db.system.name') === 'postgresql').length).toBeGreaterThan(0);
     const supplierCall = trace.find((span) => attribute(span, 'url.full') === `${kinguin.url}/v2/order` && attribute(span, 'http.request.method') === 'POST');
