@@ -55,7 +55,8 @@ await app.listen({ port: config.port, host: config.host });
 // Metrics on a port of their own, for a private network (issue 32): closed with the app.
 if (config.metrics.port) {
   const metricsServer = await app.metrics.listen(config.metrics.port, config.host);
-  app.addHook('onClose', () => new Promise<void>((resolve) => metricsServer.close(() => resolve())));
+  // Hooks cannot be added once the app listens (Fastify throws): closed when the app's server closes.
+  app.server.once('close', () => metricsServer.close());
   app.log.info(`Metrics for Prometheus at http://${config.host}:${config.metrics.port}/metrics`);
 }
 app.log.info(`Keystore is open at ${config.publicUrl} (database: ${database.kind}, supplier: ${config.supplier.name})`);
