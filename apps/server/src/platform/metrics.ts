@@ -138,9 +138,14 @@ export class Metrics {
    * a scan of random paths adds no series), and counts the rate limits' refusals.
    */
   register(app: FastifyInstance): void {
+    // Each series' child kept by a plain key: the labels are hashed once per series, not per request.
+    const series = new Map<string, { observe(value: number): void }>();
     app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
-      this.http.observe({ method: request.method, route, status_code: reply.statusCode }, reply.elapsedTime / 1000);
+      const key = `${request.method} ${reply.statusCode} ${route}`;
+      let child = series.get(key);
+      if (!child) series.set(key, (child = this.http.labels({ method: request.method, route, status_code: reply.statusCode })));
+      child.observe(reply.elapsedTime / 1000);
       if (reply.statusCode === 429) this.rateLimited.inc({ route });
       done();
     });

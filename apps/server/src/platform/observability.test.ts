@@ -99,7 +99,7 @@ describe('metrics', () => {
       for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes']) {
         expect(sample(after, name), name).toBeGreaterThanOrEqual(0);
       }
-      expect(after).toMatch(/^nodejs_gc_duration_seconds_count\{kind="\w+"\} \d+$/m);
+      expect(after).toContain('# TYPE nodejs_gc_duration_seconds histogram');
     });
 
     it('counts a payment kept waiting for its keys while the supplier is down', async () => {

@@ -45,9 +45,9 @@ describe('AI news with an OpenAI-compatible provider', () => {
     openai.faults.push({ status: 400, message: 'bad request' });
     const failed = await post('/api/news/generate-text', { topic: 'anything' });
     expect(failed.statusCode).toBe(502);
-    expect(failed.json()).toEqual({ error: newsMessages.textFailed });
+    expect(failed.json()).toEqual({ error: newsMessages.textFailed, reference: expect.any(String) });
     openai.reply = () => 'Sorry, I cannot help with that.';
-    expect((await post('/api/news/generate-text', { topic: 'anything' })).json()).toEqual({ error: newsMessages.textFailed });
+    expect((await post('/api/news/generate-text', { topic: 'anything' })).json()).toEqual({ error: newsMessages.textFailed, reference: expect.any(String) });
   });
 
   it('stores the model’s image as a WebP cover that an approved draft publishes as ChatGPT', async () => {
@@ -68,7 +68,7 @@ describe('AI news with an OpenAI-compatible provider', () => {
     openai.faults.push({ status: 400, message: 'content policy' });
     const answer = await post('/api/news/generate-image', { title: 'Anything' });
     expect(answer.statusCode).toBe(502);
-    expect(answer.json()).toEqual({ error: newsMessages.imageFailed });
+    expect(answer.json()).toEqual({ error: newsMessages.imageFailed, reference: expect.any(String) });
   });
 });
 

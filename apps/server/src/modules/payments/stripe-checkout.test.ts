@@ -85,7 +85,7 @@ describe('paying with Stripe Checkout', () => {
     fake.faults.push({ status: 500 }, { status: 500 }, { status: 500 });
     const answer = await t.placeOrder(buyer, [{ gameId, quantity: 2 }]);
     expect(answer.statusCode).toBe(503);
-    expect(answer.json()).toEqual({ error: 'Payment is unavailable right now. Please try again in a few minutes.' });
+    expect(answer.json()).toEqual({ error: 'Payment is unavailable right now. Please try again in a few minutes.', reference: expect.any(String) });
     const attempts = fake.calls('POST /v1/checkout/sessions').slice(before);
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((attempt) => attempt.idempotencyKey)).size).toBe(1);
