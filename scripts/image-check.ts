@@ -13,8 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { answers, freePort } from './server-process.ts';
+import { answers, freePort, scratchDatabase } from './server-process.ts';
 
 const root = path.join(import.meta.dirname, '..');
 const dockerfile = path.join(root, 'deploy/Dockerfile');
@@ -130,25 +129,6 @@ function followDockerfile(work: string): Stage {
   return stages.at(-1)!;
 }
 
-/** A new database on the machine's PostgreSQL, as the compose file's store has one of its own. */
-async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const server = 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `keystore_image_check_${process.pid}`;
-  const admin = async (query: string) => {
-    const client = new pg.Client({ connectionString: server });
-    await client.connect();
-    try {
-      await client.query(query);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
-}
-
 /** The unprivileged user the server runs as when this script runs as root (the image's `node` does not exist here). */
 function unprivileged(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
@@ -192,7 +172,8 @@ try {
   const [node, ...args] = image.cmd;
   if (node !== 'node') throw new Error(`the CMD starts ${node}, not node`);
   const withPostgres = await answers(5432);
-  if (withPostgres) database = await scratchDatabase();
+  // A database of its own on the machine's PostgreSQL, as the compose file's store has.
+  if (withPostgres) database = await scratchDatabase('postgres://postgres@127.0.0.1:5432/test', 'image_check');
   else args.unshift('--liftoff-only');
   const port = await freePort();
   const metricsPort = await freePort();

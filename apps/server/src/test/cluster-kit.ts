@@ -6,9 +6,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { Session } from '@keystore/contract';
-import { answers, freePort, serverNodeFlags } from '../../../../scripts/server-process.ts';
+import { answers, freePort, scratchDatabase, serverNodeFlags } from '../../../../scripts/server-process.ts';
+
+export { scratchDatabase };
 import { openDatabase } from '../db/client.ts';
 import { SessionService } from '../modules/auth/sessions.ts';
 import { UsersService } from '../modules/users/service.ts';
@@ -23,24 +24,6 @@ export const SHARED_POSTGRES = process.env.DATABASE_URL ?? process.env.CLUSTER_D
 
 /** The secrets every instance of one store shares (README: several instances). */
 export const CLUSTER_SECRETS = { JWT_SECRET: 'cluster-test-secret-cluster-test-secret-0123', KEY_ENCRYPTION_KEY: 'c'.repeat(64) };
-
-/** A new, empty database on the PostgreSQL server at `serverUrl`; `drop` removes it (with its connections). */
-export async function scratchDatabase(serverUrl: string, tag: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `keystore_${tag}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = async (query: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(query);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
-}
 
 export interface Instance {
   base: string;
