@@ -243,8 +243,10 @@ async function catalogFiguresOn(mode: Mode): Promise<Figure[]> {
       // (its JIT, its connections) is not the server's stall.
       await steady(base, { paths, seconds: 1, rate: STEADY_RATE, headers: BROWSER });
       const paced = await steady(base, { paths, seconds: SECONDS, rate: STEADY_RATE, headers: BROWSER });
-      const held = paced.p99 <= 5 && paced.max <= 50;
-      figures.push(figure(`${name} at a steady ${STEADY_RATE}/s: p99, max`, '≤ 5 ms, ≤ 50 ms', `${ms(paced.p99)}, ${ms(paced.max)}`, held));
+      // Issue 32: no answer waits on a collection or a job; the header's search answers as fast as a keystroke.
+      const p99Goal = name === 'quick search' ? 3 : 5;
+      const held = paced.p99 <= p99Goal && paced.max <= 20;
+      figures.push(figure(`${name} at a steady ${STEADY_RATE}/s: p99, max`, `≤ ${p99Goal} ms, ≤ 20 ms`, `${ms(paced.p99)}, ${ms(paced.max)}`, held));
     }
 
     // The server gives back what a burst grew once the store is quiet for a few seconds (plugins/memory.ts).

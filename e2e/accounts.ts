@@ -40,13 +40,13 @@ export function freshIdentity(prefix: string): { username: string; email: string
   }
 }
 
-export async function call<T>(baseUrl: string, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }> {
+export async function call<T>(baseUrl: string, method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T; requestId: string | null }> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...(token ? { Authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json().catch(() => undefined)) as T };
+  return { status: response.status, body: (await response.json().catch(() => undefined)) as T, requestId: response.headers.get('x-request-id') };
 }
 
 /** The mails the store sent to `email`, newest first. */

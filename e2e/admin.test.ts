@@ -18,6 +18,8 @@ describe('the back office', () => {
   let customer: TestAccount;
   let bought: ListedGame;
   let orderId: string;
+  /** The x-request-id of the call that placed the order: the timeline names it, for the logs. */
+  let placedBy: string;
   let serial: string;
   const contexts: BrowserContext[] = [];
 
@@ -37,6 +39,7 @@ describe('the back office', () => {
     bought = (await gamesInStock(store.baseUrl))[0]!;
     const placed = await call<{ order: { _id: string } }>(store.baseUrl, 'POST', '/api/orders', { items: [{ gameId: bought._id, quantity: 1 }] }, customer.token);
     orderId = placed.body.order._id;
+    placedBy = placed.requestId!;
     await call(store.baseUrl, 'POST', `/api/payments/test/${orderId}`, CARD, customer.token);
     for (let tries = 0; (await purchases()).length === 0 && tries < 100; tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
     const [purchase] = await purchases();
@@ -64,10 +67,14 @@ describe('the back office', () => {
     await expect.poll(() => page.getByRole('heading', { level: 1, name: /^Order / }).isVisible()).toBe(true);
     const timeline = page.getByRole('table', { name: 'Timeline' });
     await expect.poll(() => timeline.getByText('Awaiting payment → Paid').isVisible()).toBe(true);
+    // Each step names the request that made it, to find in the logs.
+    expect(await timeline.getByRole('row').filter({ hasText: 'new → Awaiting payment' }).getByRole('cell').last().textContent()).toBe(placedBy);
     // An admin sees the key's last characters, never the whole key.
     expect(await page.getByText(serial.slice(-4), { exact: false }).first().isVisible()).toBe(true);
     expect(await page.content()).not.toContain(serial);
     await screenshot(page, 'admin-order-1280');
+    await timeline.scrollIntoViewIfNeeded();
+    await screenshot(page, 'admin-order-timeline-1280');
 
     const receipts = (await mailsTo(store.baseUrl, customer.email)).length;
     await page.getByRole('button', { name: 'Resend keys' }).click();

@@ -94,8 +94,8 @@ export function testAdminOrder(overrides: Partial<AdminOrder> = {}): AdminOrder 
     payment: { provider: 'test', reference: 'pay_123' },
     keys: [{ gameId: 'g1', title: 'Hades', masked: '••••••••••••7Q2Z', revealed: false }],
     timeline: [
-      { at: '2026-11-24T10:15:00Z', kind: 'status', from: null, to: 'Awaiting payment', actor: 'customer:u1', reason: null },
-      { at: '2026-11-24T10:16:00Z', kind: 'status', from: 'Awaiting payment', to: 'Paid', actor: 'provider:test', reason: null },
+      { at: '2026-11-24T10:15:00Z', kind: 'status', from: null, to: 'Awaiting payment', actor: 'customer:u1', reason: null, requestId: '4f1c2a9e-5b7d-4c3e-9a81-2d6f0b3e7c55' },
+      { at: '2026-11-24T10:16:00Z', kind: 'status', from: 'Awaiting payment', to: 'Paid', actor: 'provider:test', reason: null, requestId: 'b2e8d0c4-1f6a-4d92-8e3b-7a5c9f1d0e24' },
       { at: '2026-11-24T10:16:30Z', kind: 'delivery', from: 'Pending', to: 'Delivered', actor: 'system:delivery', reason: null },
     ],
     risk: null,

@@ -1,6 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helper.ts';
 
+describe('security headers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  }, 120_000);
+  afterAll(async () => t?.close());
+
+  it("are helmet's, with the store's policy, on every answer", async () => {
+    for (const url of ['/api/health', '/api/games', '/api/no-such-call']) {
+      const response = await t.app.inject({ url });
+      expect(response.headers, url).toMatchObject({
+        'content-security-policy':
+          "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';img-src 'self' data: blob: https:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';connect-src 'self'",
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'origin-agent-cluster': '?1',
+        'referrer-policy': 'no-referrer',
+        'x-content-type-options': 'nosniff',
+        'x-dns-prefetch-control': 'off',
+        'x-download-options': 'noopen',
+        'x-frame-options': 'SAMEORIGIN',
+        'x-permitted-cross-domain-policies': 'none',
+        'x-xss-protection': '0',
+      });
+      expect(response.headers['cross-origin-embedder-policy'], url).toBeUndefined();
+    }
+  });
+});
+
 describe('Strict-Transport-Security', () => {
   let direct: TestApp;
   let proxied: TestApp;

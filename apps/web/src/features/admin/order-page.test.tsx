@@ -28,10 +28,11 @@ describe('an order in the back office', () => {
     renderOrder();
     const timeline = await screen.findByRole('table', { name: 'Timeline' });
     expect(within(timeline).getAllByRole('row').map((row) => row.textContent)).toEqual([
-      'TimeChangeByReason',
-      '2026-11-24 10:15new → Awaiting paymentcustomer:u1—',
-      '2026-11-24 10:16Awaiting payment → Paidprovider:test—',
-      '2026-11-24 10:16Delivery: Pending → Deliveredsystem:delivery—',
+      'TimeChangeByReasonRequest',
+      '2026-11-24 10:15new → Awaiting paymentcustomer:u1—4f1c2a9e-5b7d-4c3e-9a81-2d6f0b3e7c55',
+      '2026-11-24 10:16Awaiting payment → Paidprovider:test—b2e8d0c4-1f6a-4d92-8e3b-7a5c9f1d0e24',
+      // A job's step was caused by no request.
+      '2026-11-24 10:16Delivery: Pending → Deliveredsystem:delivery——',
     ]);
     expect(screen.getByRole('cell', { name: 'Key ending 7Q2Z' }).textContent).toBe('••••••••••••7Q2Z');
     expect(screen.getByRole('link', { name: 'player@example.org' }).getAttribute('href')).toBe('/admin/users/u1');
@@ -62,8 +63,8 @@ describe('an order in the back office', () => {
     renderOrder();
     const timeline = await screen.findByRole('table', { name: 'Timeline' });
     expect(within(timeline).getAllByRole('row').slice(3).map((row) => row.textContent)).toEqual([
-      '2026-11-24 10:16Seller KeyShack · Hades × 1: provided (was reserved)seller:KeyShack—',
-      '2026-11-24 10:16Seller KeyShack: provide → 504 in 30000 msseller:KeyShacktimed out',
+      '2026-11-24 10:16Seller KeyShack · Hades × 1: provided (was reserved)seller:KeyShack——',
+      '2026-11-24 10:16Seller KeyShack: provide → 504 in 30000 msseller:KeyShacktimed out—',
     ]);
   });
 

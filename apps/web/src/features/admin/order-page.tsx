@@ -146,7 +146,7 @@ export function AdminOrderPage() {
               </tr>
             ))}
           </AdminTable>
-          <AdminTable caption="Timeline" columns={['Time', 'Change', 'By', 'Reason']}>
+          <AdminTable caption="Timeline" columns={['Time', 'Change', 'By', 'Reason', 'Request']}>
             {data.timeline.map((event, n) => (
               <tr key={`${event.at}-${n}`}>
                 <th scope="row"><Time iso={event.at} /></th>
@@ -155,6 +155,8 @@ export function AdminOrderPage() {
                 </td>
                 <td className={styles.mono}>{event.actor}</td>
                 <td>{event.reason ?? '—'}</td>
+                {/* The x-request-id of the call that made the step: what to search the logs for. */}
+                <td className={styles.requestId}>{event.requestId ?? '—'}</td>
               </tr>
             ))}
           </AdminTable>
