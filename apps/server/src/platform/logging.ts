@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
+import { pino } from 'pino';
 import { currentRequestId } from './request-context.ts';
 
 /**
@@ -54,8 +55,8 @@ function requestWithoutSecrets(request: LoggedRequest) {
   };
 }
 
-/** Marks a request's own logger, which Fastify binds to its id already. */
-const BOUND_TO_REQUEST = Symbol('bound to a request');
+/** pino's serialised bindings of a logger: a request's own logger has Fastify's `reqId` among them. */
+const BINDINGS = pino.symbols.chindingsSym;
 
 /**
  * The logger options of the app: the configured level unless the caller (a test) sets one, and
@@ -71,17 +72,12 @@ export function loggerOptions(level: string, given: FastifyServerOptions['logger
     level,
     ...options,
     serializers: { ...options.serializers, req: requestWithoutSecrets },
+    // Read only when a line is written: a request's own logger has its id bound already.
     mixin: (_merged: object, _level: number, logger: object) => {
-      if ((logger as { [BOUND_TO_REQUEST]?: boolean })[BOUND_TO_REQUEST]) return {};
+      if ((logger as { [BINDINGS]?: string })[BINDINGS]?.includes('"reqId":')) return {};
       const reqId = currentRequestId();
       return reqId ? { reqId } : {};
     },
   };
 }
 
-/** Fastify's `childLoggerFactory`: a request's logger as Fastify makes it, marked so the mixin adds no second id. */
-export const requestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) => {
-  const child = logger.child(bindings, options);
-  (child as unknown as { [BOUND_TO_REQUEST]: boolean })[BOUND_TO_REQUEST] = true;
-  return child;
-};

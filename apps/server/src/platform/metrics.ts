@@ -5,7 +5,7 @@
 // waiting, the outbox, the ledger) is read from its owner when Prometheus asks.
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { StoreEventBus } from './events.ts';
 
@@ -143,20 +143,31 @@ export class Metrics {
 
   /**
    * Times every answer by its route's template (a path no route matched counts as `unmatched`, so
-   * a scan of random paths adds no series), and counts the rate limits' refusals.
+   * a scan of random paths adds no series), and counts the rate limits' refusals. Each route gets
+   * its own `onResponse` hook, which knows its template: reading it from the request
+   * (`request.routeOptions`) builds an object on every answer. Unmatched paths are timed by one
+   * app-wide hook, which does nothing for a matched route.
    */
   register(app: FastifyInstance): void {
-    // Each series' child kept by a plain key: the labels are hashed once per series, not per request.
+    app.addHook('onRoute', (route) => {
+      const given = route.onResponse;
+      route.onResponse = [...(given === undefined ? [] : Array.isArray(given) ? given : [given]), this.timer(route.url ?? 'unmatched')];
+    });
+    const unmatched = this.timer('unmatched');
+    app.addHook('onResponse', (request, reply, done) => (request.is404 ? unmatched(request, reply, done) : done()));
+  }
+
+  /** The `onResponse` hook of one route: each method and status's series kept, its labels hashed once. */
+  private timer(route: string): (request: FastifyRequest, reply: FastifyReply, done: () => void) => void {
     const series = new Map<string, { observe(value: number): void }>();
-    app.addHook('onResponse', (request, reply, done) => {
-      const route = request.routeOptions.url ?? 'unmatched';
-      const key = `${request.method} ${reply.statusCode} ${route}`;
+    return (request, reply, done) => {
+      const key = `${request.method} ${reply.statusCode}`;
       let child = series.get(key);
       if (!child) series.set(key, (child = this.http.labels({ method: request.method, route, status_code: reply.statusCode })));
       child.observe(reply.elapsedTime / 1000);
       if (reply.statusCode === 429) this.rateLimited.inc({ route });
       done();
-    });
+    };
   }
 
   /**

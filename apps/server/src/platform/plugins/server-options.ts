@@ -1,7 +1,7 @@
 import { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../../config.ts';
 import { frameworkErrors } from '../errors.ts';
-import { loggerOptions, requestLogger } from '../logging.ts';
+import { loggerOptions } from '../logging.ts';
 import { requestIdOf } from '../request-context.ts';
 
 // What any JSON body of this API needs (an order, a message, a form), with room to spare.
@@ -11,7 +11,6 @@ const JSON_BODY_LIMIT = 64 * 1024;
 export function serverOptions(config: Config, logger: FastifyServerOptions['logger']): FastifyServerOptions {
   return {
     logger: loggerOptions(config.logLevel, logger),
-    childLoggerFactory: requestLogger,
     // Each request's id: a trusted proxy's `x-request-id`, else a new one (answered in `x-request-id`).
     genReqId: requestIdOf(config.trustProxy),
     // Believe only the X-Forwarded-For entries our own proxies appended (the last `trustProxy` hops).
