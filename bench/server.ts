@@ -4,8 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { freePort, serverNodeFlags } from '../scripts/server-process.ts';
+import { freePort, onServer, serverNodeFlags } from '../scripts/server-process.ts';
 
 const root = path.join(import.meta.dirname, '..');
 const READY_WITHIN_MS = 120_000;
@@ -31,14 +30,8 @@ export function pgDatabase(name: string): string {
 }
 
 /** Runs one statement on the benchmark's PostgreSQL server itself (create or drop a benchmark's database). */
-export async function pgAdmin(query: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_SERVER });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
+export function pgAdmin(query: string): Promise<void> {
+  return onServer(PG_SERVER, query);
 }
 
 export const BENCH_SECRETS = { JWT_SECRET: 'bench-secret-bench-secret-bench-secret-00', KEY_ENCRYPTION_KEY: 'be'.repeat(32) } as const;

@@ -47,21 +47,23 @@ export function answers(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
+/** Runs one statement on a PostgreSQL server, on a connection of its own (create or drop a database). */
+export async function onServer(serverUrl: string, query: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
 /** A new, empty database on the PostgreSQL server at `serverUrl`, for servers a test or a check starts; `drop` removes it (with its connections). */
 export async function scratchDatabase(serverUrl: string, tag: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const { default: pg } = await import('pg');
   const name = `keystore_${tag}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = async (query: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(query);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
+  await onServer(serverUrl, `CREATE DATABASE "${name}"`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  return { url: url.toString(), drop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
