@@ -127,7 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('metrics', metrics);
   registerPurchaseAdmission(app, config);
   registerMemoryRelease(app);
-  await registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config);
   await registerCompression(app);
   await registerOpenApi(app);
   app.decorate('database', database);

@@ -8,14 +8,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Session } from '@keystore/contract';
 import { answers, freePort, scratchDatabase, serverNodeFlags } from '../../../../scripts/server-process.ts';
-
-export { scratchDatabase };
 import { openDatabase } from '../db/client.ts';
 import { SessionService } from '../modules/auth/sessions.ts';
 import { UsersService } from '../modules/users/service.ts';
 import { hashPassword } from '../platform/passwords.ts';
 import { usernameWith } from './accounts.ts';
 import { testConfig } from './helper.ts';
+
+export { scratchDatabase };
 
 const MAIN = path.join(import.meta.dirname, '../main.ts');
 

@@ -13,7 +13,7 @@ const HSTS = 'max-age=31536000; includeSubDomains';
  * generation: 3.6 MB a second promoted at 500 requests a second, a full collection every 3 to 4
  * seconds over the catalogue's heap, and the steady-load stalls of issue 32 (decision 039).
  */
-export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
   const analytics = config.analyticsScriptUrl ? [new URL(config.analyticsScriptUrl).origin] : [];
   const securityHeaders = helmet({
     contentSecurityPolicy: {

@@ -156,7 +156,7 @@ export function AdminOrderPage() {
                 <td className={styles.mono}>{event.actor}</td>
                 <td>{event.reason ?? '—'}</td>
                 {/* The x-request-id of the call that made the step: what to search the logs for. */}
-                <td className={styles.requestId}>{event.requestId ?? '—'}</td>
+                <td className={`${styles.mono} ${styles.requestId}`}>{event.requestId ?? '—'}</td>
               </tr>
             ))}
           </AdminTable>
